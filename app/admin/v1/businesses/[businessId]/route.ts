@@ -1,0 +1,17 @@
+import { z } from "zod";
+import { getBusiness, patchBusiness } from "@/lib/admin/businesses";
+import { PatchBusinessSchema } from "@/lib/admin/schemas";
+import { parseWith, readJsonBody } from "@/lib/http/parse";
+import { envelope } from "@/lib/http/respond";
+import { businessIdParam, otherMethods, withAdmin } from "@/lib/http/route";
+
+const params = z.object({ businessId: businessIdParam });
+
+export const GET = withAdmin(params, async ({ req, db, params }) => envelope(req, await getBusiness(db, params.businessId)));
+
+export const PATCH = withAdmin(params, async ({ req, db, params }) => {
+  const patch = parseWith(PatchBusinessSchema, await readJsonBody(req));
+  return envelope(req, await patchBusiness(db, params.businessId, patch));
+});
+
+export const { POST, PUT, DELETE, OPTIONS } = otherMethods(["GET", "PATCH"]);

@@ -1,0 +1,84 @@
+import path from "node:path";
+import { mkdirSync } from "node:fs";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import * as schema from "./schema";
+import { config } from "@/lib/config";
+
+/** One type for both drivers, so queries and services never care which database runs. */
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+/** A database handle or an open transaction: query functions take either. */
+export type Tx = Db;
+
+type Handle = { db: Db; kind: "pglite" | "postgres"; close: () => Promise<void>; ready: Promise<void> };
+
+// Kept on globalThis: Next dev reloads modules, and PGlite allows one instance per data directory.
+const g = globalThis as unknown as { __paymentsDb?: Handle };
+
+async function open(): Promise<Omit<Handle, "ready">> {
+  const cfg = config();
+  const migrationsFolder = path.join(process.cwd(), "db", "migrations");
+  if (cfg.databaseUrl) {
+    const { default: postgres } = await import("postgres");
+    const { drizzle } = await import("drizzle-orm/postgres-js");
+    const { migrate } = await import("drizzle-orm/postgres-js/migrator");
+    const client = postgres(cfg.databaseUrl, {
+      max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+      onnotice: () => {},
+    });
+    const db = drizzle({ client, schema });
+    await migrate(db, { migrationsFolder });
+    return { db: db as unknown as Db, kind: "postgres", close: () => client.end() };
+  }
+  const { PGlite } = await import("@electric-sql/pglite");
+  const { pg_trgm } = await import("@electric-sql/pglite/contrib/pg_trgm");
+  const { drizzle } = await import("drizzle-orm/pglite");
+  const { migrate } = await import("drizzle-orm/pglite/migrator");
+  let dataDir: string | undefined;
+  if (cfg.dataDir !== ":memory:") {
+    dataDir = path.resolve(cfg.dataDir, "pgdata");
+    mkdirSync(dataDir, { recursive: true });
+  }
+  const client = await PGlite.create({ dataDir, extensions: { pg_trgm } });
+  const db = drizzle({ client, schema });
+  await migrate(db, { migrationsFolder });
+  return { db: db as unknown as Db, kind: "pglite", close: () => client.close() };
+}
+
+function handle(): Handle {
+  if (!g.__paymentsDb) {
+    const opened = open();
+    const h: Handle = {
+      db: undefined as unknown as Db,
+      kind: config().databaseUrl ? "postgres" : "pglite",
+      close: async () => (await opened).close(),
+      ready: opened.then((o) => {
+        h.db = o.db;
+      }),
+    };
+    // A failed open (bad URL, locked directory) must not be cached: the next call retries.
+    h.ready.catch(() => {
+      if (g.__paymentsDb === h) g.__paymentsDb = undefined;
+    });
+    g.__paymentsDb = h;
+  }
+  return g.__paymentsDb;
+}
+
+/** The process's database, migrated on first use. */
+export async function getDb(): Promise<Db> {
+  const h = handle();
+  await h.ready;
+  return h.db;
+}
+
+export function databaseKind(): "pglite" | "postgres" {
+  return handle().kind;
+}
+
+export async function closeDb(): Promise<void> {
+  const h = g.__paymentsDb;
+  if (!h) return;
+  g.__paymentsDb = undefined;
+  await h.ready.catch(() => {});
+  await h.close();
+}

@@ -1,0 +1,28 @@
+import { sql } from "drizzle-orm";
+import { bigint, bigserial, index, numeric, pgTable, text, timestamp, integer, check } from "drizzle-orm/pg-core";
+
+export const businesses = pgTable(
+  "businesses",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    name: text("name").notNull(),
+    mode: text("mode", { enum: ["test", "live"] }).notNull(),
+    webhookUrl: text("webhook_url"),
+    paymentLifetimeSeconds: integer("payment_lifetime_seconds").notNull().default(3600),
+    enabledCoins: text("enabled_coins").array().notNull(),
+    feePercent: numeric("fee_percent", { precision: 7, scale: 4 }).notNull().default("0"),
+    underpaymentTolerancePercent: numeric("underpayment_tolerance_percent", { precision: 7, scale: 4 })
+      .notNull()
+      .default("0"),
+    parentBusinessId: bigint("parent_business_id", { mode: "number" }),
+    webhookSecret: text("webhook_secret").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("businesses_parent_idx").on(t.parentBusinessId),
+    check("businesses_mode_check", sql`${t.mode} in ('test', 'live')`),
+  ],
+);
+
+export type Business = typeof businesses.$inferSelect;

@@ -1,0 +1,4 @@
+export * from "./businesses";
+export * from "./api-keys";
+export * from "./customers";
+export * from "./payments";

@@ -1,0 +1,139 @@
+import { randomBytes } from "node:crypto";
+import type { Db } from "@/db/client";
+import { listApiKeys, revokeApiKey } from "@/db/queries/api-keys";
+import { findBusiness, insertBusiness, updateBusiness } from "@/db/queries/businesses";
+import type { Business } from "@/db/schema";
+import { issueApiKey } from "@/lib/auth/api-keys";
+import { defaultEnabledCoins, type CoinName } from "@/lib/chains/coins";
+import { invalidField, notFound } from "@/lib/http/errors";
+import type { CreateApiKeyInput, CreateBusinessInput, PatchBusinessInput } from "./schemas";
+
+/** D5: `whsec_` + base64 of 32 random bytes, the format svix's verifier expects. */
+export function newWebhookSecret(): string {
+  return `whsec_${randomBytes(32).toString("base64")}`;
+}
+
+export function businessSettings(b: Business) {
+  return {
+    businessId: b.id,
+    name: b.name,
+    mode: b.mode,
+    webhookUrl: b.webhookUrl,
+    paymentLifetimeSeconds: b.paymentLifetimeSeconds,
+    enabledCoins: b.enabledCoins,
+    feePercent: Number(b.feePercent),
+    underpaymentTolerancePercent: Number(b.underpaymentTolerancePercent),
+    parentBusinessId: b.parentBusinessId,
+    createdAt: b.createdAt.toISOString(),
+  };
+}
+
+/** D7: rules a setting must meet for the business's mode. */
+function checkModeRules(mode: "test" | "live", webhookUrl: string | null | undefined, coins: string[] | undefined) {
+  if (mode !== "live") return;
+  if (webhookUrl && !webhookUrl.startsWith("https://")) {
+    throw invalidField("webhookUrl", "must be an https:// URL for a live business");
+  }
+  const servable = new Set<string>(defaultEnabledCoins("live"));
+  const bad = coins?.filter((c) => !servable.has(c)) ?? [];
+  if (bad.length) {
+    throw invalidField("enabledCoins", `${bad.join(", ")} cannot be paid to a live business (no deposit-address source for its network)`);
+  }
+}
+
+async function requireBusiness(db: Db, id: number): Promise<Business> {
+  const b = await findBusiness(db, id);
+  if (!b) throw notFound(`No business ${id} exists.`);
+  return b;
+}
+
+export async function createBusiness(db: Db, input: CreateBusinessInput) {
+  checkModeRules(input.mode, input.webhookUrl, input.enabledCoins);
+  if (input.parentBusinessId !== undefined) {
+    const parent = await findBusiness(db, input.parentBusinessId);
+    if (!parent) throw invalidField("parentBusinessId", `no business ${input.parentBusinessId} exists`);
+    if (parent.parentBusinessId !== null) throw invalidField("parentBusinessId", "must be a top-level business (one level of sub-businesses)");
+  }
+  const webhookSecret = newWebhookSecret();
+  return db.transaction(async (tx) => {
+    const business = await insertBusiness(tx, {
+      name: input.name,
+      mode: input.mode,
+      webhookUrl: input.webhookUrl ?? null,
+      paymentLifetimeSeconds: input.paymentLifetimeSeconds ?? 3600,
+      enabledCoins: [...new Set(input.enabledCoins ?? defaultEnabledCoins(input.mode))] as CoinName[],
+      feePercent: String(input.feePercent ?? 0),
+      underpaymentTolerancePercent: String(input.underpaymentTolerancePercent ?? 0),
+      parentBusinessId: input.parentBusinessId ?? null,
+      webhookSecret,
+    });
+    const key = await issueApiKey(tx, { ownerBusinessId: business.id, businessIds: [business.id] });
+    return { ...businessSettings(business), apiKey: key.apiKey, keyId: key.keyId, webhookSecret };
+  });
+}
+
+export async function getBusiness(db: Db, id: number) {
+  return businessSettings(await requireBusiness(db, id));
+}
+
+export async function patchBusiness(db: Db, id: number, patch: PatchBusinessInput) {
+  const current = await requireBusiness(db, id);
+  const mode = patch.mode ?? current.mode;
+  checkModeRules(
+    mode,
+    patch.webhookUrl !== undefined ? patch.webhookUrl : current.webhookUrl,
+    patch.enabledCoins ?? (patch.mode === "live" ? current.enabledCoins : undefined),
+  );
+  const updated = await updateBusiness(db, id, {
+    ...(patch.name !== undefined && { name: patch.name }),
+    ...(patch.mode !== undefined && { mode: patch.mode }),
+    ...(patch.webhookUrl !== undefined && { webhookUrl: patch.webhookUrl }),
+    ...(patch.paymentLifetimeSeconds !== undefined && { paymentLifetimeSeconds: patch.paymentLifetimeSeconds }),
+    ...(patch.enabledCoins !== undefined && { enabledCoins: [...new Set(patch.enabledCoins)] }),
+    ...(patch.feePercent !== undefined && { feePercent: String(patch.feePercent) }),
+    ...(patch.underpaymentTolerancePercent !== undefined && {
+      underpaymentTolerancePercent: String(patch.underpaymentTolerancePercent),
+    }),
+  });
+  return businessSettings(updated);
+}
+
+/** A new key for the business; `businessIds` may name its sub-businesses too (D6). */
+export async function createApiKey(db: Db, ownerId: number, input: CreateApiKeyInput) {
+  const owner = await requireBusiness(db, ownerId);
+  const ids = [...new Set(input.businessIds ?? [owner.id])];
+  for (const [i, id] of ids.entries()) {
+    if (id === owner.id) continue;
+    const b = await findBusiness(db, id);
+    if (!b || b.parentBusinessId !== owner.id) {
+      throw invalidField(`businessIds[${i}]`, `business ${id} is neither ${owner.id} nor one of its sub-businesses`);
+    }
+  }
+  const key = await issueApiKey(db, { ownerBusinessId: owner.id, businessIds: ids, expiresInSeconds: input.expiresInSeconds });
+  return { keyId: key.keyId, apiKey: key.apiKey, businessIds: ids, expiresAt: key.expiresAt?.toISOString() ?? null };
+}
+
+export async function listKeys(db: Db, ownerId: number) {
+  await requireBusiness(db, ownerId);
+  return (await listApiKeys(db, ownerId)).map((k) => ({
+    keyId: k.id,
+    businessIds: k.businessIds,
+    createdAt: k.createdAt.toISOString(),
+    expiresAt: k.expiresAt?.toISOString() ?? null,
+    revokedAt: k.revokedAt?.toISOString() ?? null,
+  }));
+}
+
+export async function revokeKey(db: Db, ownerId: number, keyId: string) {
+  await requireBusiness(db, ownerId);
+  const row = await revokeApiKey(db, ownerId, keyId, new Date());
+  if (!row) throw notFound(`No active API key ${keyId} belongs to business ${ownerId}.`);
+  return { keyId: row.id, revokedAt: row.revokedAt!.toISOString() };
+}
+
+export async function rotateWebhookSecret(db: Db, id: number) {
+  await requireBusiness(db, id);
+  const webhookSecret = newWebhookSecret();
+  await updateBusiness(db, id, { webhookSecret });
+  return { webhookSecret };
+}

@@ -1,0 +1,78 @@
+import { randomBytes } from "node:crypto";
+import { SignJWT, jwtVerify, errors as joseErrors } from "jose";
+import type { Db } from "@/db/client";
+import { findApiKey, insertApiKey } from "@/db/queries/api-keys";
+import { config } from "@/lib/config";
+import { ApiError } from "@/lib/http/errors";
+
+const ISSUER = "cryptopay";
+const ALG = "HS256";
+
+export type ApiKeyClaims = { keyId: string; businessIds: number[] };
+
+/** Issues a JWT API key whose `bids` claim lists the businesses it may act for (D6). Shown once. */
+export async function issueApiKey(
+  db: Db,
+  input: { ownerBusinessId: number; businessIds: number[]; expiresInSeconds?: number },
+): Promise<{ keyId: string; apiKey: string; expiresAt: Date | null }> {
+  const keyId = `key_${randomBytes(12).toString("base64url")}`;
+  const now = new Date();
+  const expiresAt = input.expiresInSeconds ? new Date(now.getTime() + input.expiresInSeconds * 1000) : null;
+  let jwt = new SignJWT({ bids: input.businessIds })
+    .setProtectedHeader({ alg: ALG, typ: "JWT" })
+    .setJti(keyId)
+    .setIssuer(ISSUER)
+    .setIssuedAt(Math.floor(now.getTime() / 1000));
+  if (expiresAt) jwt = jwt.setExpirationTime(Math.floor(expiresAt.getTime() / 1000));
+  const apiKey = await jwt.sign(config().apiKeySecret);
+  await insertApiKey(db, {
+    id: keyId,
+    ownerBusinessId: input.ownerBusinessId,
+    businessIds: input.businessIds,
+    createdAt: now,
+    expiresAt,
+  });
+  return { keyId, apiKey, expiresAt };
+}
+
+const unauthorized = (detail: string) =>
+  new ApiError("unauthorized", 401, detail, undefined, { "www-authenticate": 'Bearer realm="api"' });
+
+export function bearerToken(req: Request): string {
+  const header = req.headers.get("authorization");
+  if (!header) throw unauthorized("Missing Authorization header; send `Authorization: Bearer <API_KEY>`.");
+  const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
+  if (!match) throw unauthorized("The Authorization header must be `Bearer <API_KEY>`.");
+  return match[1];
+}
+
+/** Checks signature, algorithm, issuer and expiry; no database access (the rate limiter runs next). */
+export async function verifyApiKeyToken(token: string): Promise<ApiKeyClaims> {
+  try {
+    const { payload } = await jwtVerify(token, config().apiKeySecret, { algorithms: [ALG], issuer: ISSUER });
+    const bids = payload.bids;
+    if (
+      typeof payload.jti !== "string" ||
+      !Array.isArray(bids) ||
+      !bids.every((b) => Number.isSafeInteger(b) && b > 0)
+    ) {
+      throw unauthorized("The API key is not one this service issued.");
+    }
+    return { keyId: payload.jti, businessIds: bids as number[] };
+  } catch (e) {
+    if (e instanceof ApiError) throw e;
+    if (e instanceof joseErrors.JWTExpired) throw unauthorized("The API key has expired.");
+    if (e instanceof joseErrors.JWSSignatureVerificationFailed) throw unauthorized("The API key's signature is invalid.");
+    if (e instanceof joseErrors.JOSEAlgNotAllowed) throw unauthorized("The API key uses an algorithm this service does not accept.");
+    if (e instanceof joseErrors.JOSEError) throw unauthorized("The API key is malformed or invalid.");
+    throw e;
+  }
+}
+
+/** The stored half of the check: the key must exist and not be revoked. */
+export async function assertKeyActive(db: Db, keyId: string): Promise<void> {
+  const row = await findApiKey(db, keyId);
+  if (!row) throw unauthorized("The API key is not known to this service.");
+  if (row.revokedAt) throw unauthorized("The API key has been revoked.");
+  if (row.expiresAt && row.expiresAt.getTime() <= Date.now()) throw unauthorized("The API key has expired.");
+}

@@ -1,0 +1,89 @@
+import type { z } from "zod";
+import { ApiError, badRequest, type FieldErrors } from "./errors";
+import { isJsonMediaType } from "./media";
+
+export const MAX_BODY_BYTES = 64 * 1024;
+
+function fieldName(path: PropertyKey[]): string {
+  let out = "";
+  for (const p of path) {
+    if (typeof p === "number") out += `[${p}]`;
+    else out += out ? `.${String(p)}` : String(p);
+  }
+  return out || "body";
+}
+
+/** zod issues → `{ field: [messages] }`, with unknown fields named one by one. */
+export function zodFieldErrors(error: z.ZodError, prefix: PropertyKey[] = []): FieldErrors {
+  const out: FieldErrors = {};
+  const add = (field: string, msg: string) => (out[field] ??= []).push(msg);
+  for (const issue of error.issues) {
+    if (issue.code === "unrecognized_keys") {
+      for (const key of issue.keys) add(fieldName([...prefix, ...issue.path, key]), "unknown field");
+    } else {
+      add(fieldName([...prefix, ...issue.path]), issue.message);
+    }
+  }
+  return out;
+}
+
+export function validationError(fieldErrors: FieldErrors, what = "Request"): ApiError {
+  const summary = Object.entries(fieldErrors)
+    .map(([f, msgs]) => `${f}: ${msgs.join("; ")}`)
+    .join(". ");
+  return badRequest(`${what} validation failed. ${summary}`, fieldErrors);
+}
+
+export function parseWith<S extends z.ZodType>(schema: S, input: unknown, what?: string): z.infer<S> {
+  const result = schema.safeParse(input);
+  if (!result.success) throw validationError(zodFieldErrors(result.error), what);
+  return result.data;
+}
+
+/** Reads at most MAX_BODY_BYTES of the body as JSON (D11a, D12). */
+export async function readJsonBody(req: Request): Promise<unknown> {
+  if (!isJsonMediaType(req.headers.get("content-type"))) {
+    throw new ApiError(
+      "unsupported-media-type",
+      415,
+      "The request body must be JSON: send Content-Type: application/json (or text/json, application/*+json).",
+    );
+  }
+  const declared = Number(req.headers.get("content-length") ?? "0");
+  if (declared > MAX_BODY_BYTES) throw tooLarge();
+  const text = await readLimited(req);
+  if (text.trim() === "") throw new ApiError("malformed-request", 400, "The request body is empty; a JSON object is expected.", { body: ["required"] });
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    const why = e instanceof Error ? e.message : "syntax error";
+    throw new ApiError("malformed-request", 400, `The request body is not valid JSON: ${why}`, { body: ["not valid JSON"] });
+  }
+}
+
+const tooLarge = () =>
+  new ApiError("payload-too-large", 413, `The request body exceeds ${MAX_BODY_BYTES} bytes.`, {
+    body: [`larger than ${MAX_BODY_BYTES} bytes`],
+  });
+
+async function readLimited(req: Request): Promise<string> {
+  if (!req.body) return "";
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
+  } catch {
+    throw new ApiError("malformed-request", 400, "The request body is not valid UTF-8.", { body: ["not valid UTF-8"] });
+  }
+}

@@ -1,0 +1,116 @@
+import { timingSafeEqual } from "node:crypto";
+import { z } from "zod";
+import { getDb, type Db } from "@/db/client";
+import { findBusiness } from "@/db/queries/businesses";
+import type { Business } from "@/db/schema";
+import { assertKeyActive, bearerToken, verifyApiKeyToken, type ApiKeyClaims } from "@/lib/auth/api-keys";
+import { config } from "@/lib/config";
+import { ApiError } from "./errors";
+import { parseWith } from "./parse";
+import { takeToken } from "./rate-limit";
+import { problemResponse } from "./respond";
+
+type RouteContext = { params: Promise<Record<string, string | string[]>> };
+export type Handler = (req: Request, ctx: RouteContext) => Promise<Response>;
+
+export const businessIdParam = z
+  .string()
+  .regex(/^[1-9][0-9]{0,18}$/, "must be a positive integer")
+  .transform(Number)
+  .refine(Number.isSafeInteger, "is out of range");
+export const paymentIdParam = z.uuid("must be a UUID");
+
+export type ApiContext<P> = { req: Request; params: P; db: Db; business: Business; key: ApiKeyClaims };
+
+/**
+ * Wraps a merchant API handler: authenticates the bearer key (401), rate-limits it (429),
+ * parses path parameters (400), checks the key may act for the addressed business (403),
+ * and maps every thrown error to a ProblemDetails.
+ */
+export function withApiKey<S extends z.ZodObject<{ businessId: typeof businessIdParam }>>(
+  paramsSchema: S,
+  handler: (ctx: ApiContext<z.infer<S>>) => Promise<Response>,
+): Handler {
+  return async (req, ctx) => {
+    try {
+      const key = await verifyApiKeyToken(bearerToken(req));
+      takeToken(key.keyId);
+      const params = parseWith(paramsSchema, await ctx.params, "Path");
+      const db = await getDb();
+      await assertKeyActive(db, key.keyId);
+      const business = await findBusiness(db, params.businessId);
+      const allowed =
+        business &&
+        (key.businessIds.includes(business.id) ||
+          (business.parentBusinessId !== null && key.businessIds.includes(business.parentBusinessId)));
+      if (!allowed) {
+        throw new ApiError("forbidden", 403, `This API key has no permission for business ${params.businessId}.`);
+      }
+      return await handler({ req, params, db, business, key });
+    } catch (e) {
+      return problemResponse(req, e);
+    }
+  };
+}
+
+/** Wraps an operator (admin API) handler: `Authorization: Bearer $ADMIN_TOKEN`. */
+export function withAdmin<S extends z.ZodType>(
+  paramsSchema: S,
+  handler: (ctx: { req: Request; params: z.infer<S>; db: Db }) => Promise<Response>,
+): Handler {
+  return async (req, ctx) => {
+    try {
+      const expected = config().adminToken;
+      if (!expected) {
+        throw new ApiError("admin-disabled", 403, "The admin API is disabled: set ADMIN_TOKEN to enable it.");
+      }
+      const token = bearerToken(req);
+      const a = Buffer.from(token);
+      const b = Buffer.from(expected);
+      if (a.length !== b.length || !timingSafeEqual(a, b)) {
+        throw new ApiError("unauthorized", 401, "The admin token is invalid.", undefined, {
+          "www-authenticate": 'Bearer realm="admin"',
+        });
+      }
+      const params = parseWith(paramsSchema, await ctx.params, "Path");
+      return await handler({ req, params, db: await getDb() });
+    } catch (e) {
+      return problemResponse(req, e);
+    }
+  };
+}
+
+const ALL_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
+type Method = (typeof ALL_METHODS)[number];
+
+/**
+ * Handlers for every method a route does not implement: 405 ProblemDetails with `Allow`
+ * (D11) instead of the framework's empty 405. Spread into the route module's exports.
+ */
+export function otherMethods(allowed: Method[]): Partial<Record<Method, Handler>> {
+  const allow = allowed.join(", ");
+  const out: Partial<Record<Method, Handler>> = {};
+  for (const m of ALL_METHODS) {
+    // HEAD is answered from GET by the framework.
+    if (allowed.includes(m) || (m === "HEAD" && allowed.includes("GET"))) continue;
+    if (m === "OPTIONS") {
+      out[m] = async () => new Response(null, { status: 204, headers: { allow: `${allow}, OPTIONS` } });
+      continue;
+    }
+    out[m] = async (req) =>
+      problemResponse(
+        req,
+        new ApiError("method-not-allowed", 405, `${req.method} is not allowed here; allowed: ${allow}.`, undefined, {
+          allow,
+        }),
+      );
+  }
+  return out;
+}
+
+/** Unmatched paths under an API prefix: 404 ProblemDetails for any method. */
+export function unknownRoute(): Record<Method, Handler> {
+  const h: Handler = async (req) =>
+    problemResponse(req, new ApiError("not-found", 404, `No endpoint matches ${req.method} ${new URL(req.url).pathname}.`));
+  return Object.fromEntries(ALL_METHODS.map((m) => [m, h])) as Record<Method, Handler>;
+}

@@ -1,0 +1,133 @@
+import { randomUUID } from "node:crypto";
+import type { Db } from "@/db/client";
+import { addCustomerIp, findOrCreateCustomer } from "@/db/queries/customers";
+import { insertPayment, insertPaymentEvent } from "@/db/queries/payments";
+import type { Business } from "@/db/schema";
+import type { CoinName } from "@/lib/chains/coins";
+import { config } from "@/lib/config";
+import { ApiError, invalidField } from "@/lib/http/errors";
+import { claimIdempotencyKey, findIdempotencyKey, storeIdempotentResponse } from "@/db/queries/idempotency";
+import { decimalOf } from "@/lib/money/decimal";
+import type { CreatePaymentRequest } from "./schemas";
+
+export type CreateResult = { id: string; url: string };
+
+/** D8: the business's enabled coins, narrowed by `paymentMethods` when given. */
+export function offeredCoins(business: Business, methods: CreatePaymentRequest["paymentMethods"]): CoinName[] {
+  const enabled = business.enabledCoins as CoinName[];
+  if (!methods) return enabled;
+  const allowed = new Set<string>(
+    [methods.PLATFORM_CRYPTO, methods.CONTRACT_CRYPTO, methods.CONTRACT_TRX].flatMap((l) => l ?? []),
+  );
+  return enabled.filter((c) => allowed.has(c));
+}
+
+/** D7: live businesses send customers and webhooks to https addresses only. */
+function checkUrlsForMode(business: Business, body: CreatePaymentRequest) {
+  if (business.mode !== "live") return;
+  for (const field of ["redirectUrl", "notifyUrl"] as const) {
+    const v = body[field];
+    if (v && !v.startsWith("https://")) throw invalidField(field, "must be an https:// URL for a live business");
+  }
+}
+
+export function checkoutUrl(paymentId: string): string {
+  return `${config().publicBaseUrl}/pay/${paymentId}`;
+}
+
+export type Idempotency = { key: string; requestHash: string };
+
+/**
+ * Creates the payment, its customer and its PAYMENT_CREATED event in one transaction. With an
+ * idempotency key (D13) the key is claimed in that same transaction, so two identical requests
+ * racing each other create one payment and both get its result.
+ */
+export async function createPayment(
+  db: Db,
+  business: Business,
+  body: CreatePaymentRequest,
+  idempotency?: Idempotency,
+): Promise<CreateResult> {
+  checkUrlsForMode(business, body);
+  const coins = offeredCoins(business, body.paymentMethods);
+  if (coins.length === 0) {
+    throw invalidField(
+      "paymentMethods",
+      body.paymentMethods
+        ? "none of the requested coins is enabled for this business"
+        : "this business has no coins enabled",
+    );
+  }
+  const id = randomUUID();
+  const now = new Date();
+  const expiresAt = new Date(now.getTime() + business.paymentLifetimeSeconds * 1000);
+  const amount = decimalOf(body.amount).toFixed();
+  // A sub-business's payments belong to its parent's account, made on the sub-business's behalf.
+  const accountId = business.parentBusinessId ?? business.id;
+
+  return db.transaction(async (tx) => {
+    if (idempotency) {
+      const owned = await claimIdempotencyKey(tx, { businessId: business.id, ...idempotency, createdAt: now });
+      if (!owned) return replay(tx, business.id, idempotency);
+    }
+    const customer = await findOrCreateCustomer(tx, business.id, body.customerEmail ?? null);
+    if (body.customerIp) {
+      await addCustomerIp(tx, {
+        customerId: customer.id,
+        ip: body.customerIp,
+        userAgent: body.customerUserAgent ?? null,
+        createdAt: now,
+      });
+    }
+    await insertPayment(tx, {
+      id,
+      businessId: accountId,
+      onBehalfOfBusinessId: business.parentBusinessId !== null ? business.id : null,
+      customerId: customer.id,
+      customerEmail: customer.email,
+      name: body.name ?? null,
+      description: body.description ?? null,
+      currency: body.currency,
+      amount,
+      endAmount: amount,
+      status: "AWAITING_PAYMENT",
+      offeredCoins: coins,
+      paymentMethods: body.paymentMethods ?? null,
+      metadata: body.metadata ?? null,
+      feeTransfers: body.feeTransfers ?? null,
+      redirectUrl: body.redirectUrl ?? null,
+      notifyUrl: body.notifyUrl ?? null,
+      customerIp: body.customerIp ?? null,
+      customerUserAgent: body.customerUserAgent ?? null,
+      timeline: [{ time: now.toISOString(), paymentStatus: "AWAITING_PAYMENT" }],
+      createdAt: now,
+      expiresAt,
+      updatedAt: now,
+    });
+    await insertPaymentEvent(tx, {
+      paymentId: id,
+      type: "PAYMENT_CREATED",
+      fromStatus: null,
+      toStatus: "AWAITING_PAYMENT",
+      createdAt: now,
+    });
+    const result = { id, url: checkoutUrl(id) };
+    if (idempotency) await storeIdempotentResponse(tx, business.id, idempotency.key, 200, result);
+    return result;
+  });
+}
+
+async function replay(tx: Db, businessId: number, idempotency: Idempotency): Promise<CreateResult> {
+  const stored = await findIdempotencyKey(tx, businessId, idempotency.key);
+  if (!stored || stored.requestHash !== idempotency.requestHash) {
+    throw new ApiError(
+      "idempotency-conflict",
+      409,
+      "This Idempotency-Key was already used with a different request body; use a new key for a new payment.",
+    );
+  }
+  if (stored.responseBody === null) {
+    throw new ApiError("idempotency-conflict", 409, "A request with this Idempotency-Key is still being processed; retry shortly.");
+  }
+  return stored.responseBody as CreateResult;
+}

@@ -1,0 +1,45 @@
+import type { PaymentRow } from "@/db/schema";
+import type { CustomerWithIps } from "@/db/queries/customers";
+import { toJsonNumber } from "@/lib/money/decimal";
+import type { PaymentRecord } from "./schemas";
+
+/**
+ * The spec's Payment record from stored rows: required fields always present, optional ones
+ * only when they apply, nothing else (no business id, coins, URLs or internal columns).
+ */
+export function toPaymentRecord(p: PaymentRow, customer: CustomerWithIps | undefined): PaymentRecord {
+  const record: PaymentRecord = {
+    id: p.id,
+    name: p.name,
+    description: p.description,
+    endAmount: Number(p.endAmount),
+    prePaymentAmount: Number(p.amount),
+    currency: p.currency,
+    status: p.status,
+    createdAt: p.createdAt.toISOString(),
+    expiresAt: p.expiresAt.toISOString(),
+    timeline: p.timeline,
+    metadata: p.metadata ?? null,
+    platformFee: toJsonNumber(p.platformFee),
+    note: p.note,
+  };
+  if (customer) {
+    record.customer = {
+      id: customer.id,
+      email: customer.email,
+      ipAddresses: customer.ips.map((ip) => ({
+        city: ip.city,
+        ip: ip.ip,
+        country: ip.country,
+        riskScore: ip.riskScore,
+        connectionType: ip.connectionType as "Unknown",
+        isp: ip.isp,
+        dateCreated: ip.createdAt.toISOString(),
+      })),
+    };
+  }
+  if (p.selectedPaymentMethod) record.selectedPaymentMethod = p.selectedPaymentMethod as PaymentRecord["selectedPaymentMethod"];
+  if (p.onBehalfOfBusinessId !== null) record.onBehalfOfBusinessId = p.onBehalfOfBusinessId;
+  if (p.netAmountUsd !== null) record.netAmountUsd = Number(p.netAmountUsd);
+  return record;
+}

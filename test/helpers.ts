@@ -1,0 +1,92 @@
+import { getDb } from "@/db/client";
+import { createBusiness } from "@/lib/admin/businesses";
+import type { CreateBusinessInput } from "@/lib/admin/schemas";
+import { config } from "@/lib/config";
+import type { Handler } from "@/lib/http/route";
+import * as paymentsRoute from "@/app/v1/businesses/[businessId]/payments/route";
+import * as paymentRoute from "@/app/v1/businesses/[businessId]/payments/[paymentId]/route";
+import * as noteRoute from "@/app/v1/businesses/[businessId]/payments/[paymentId]/note/route";
+import * as v1Unknown from "@/app/v1/[...path]/route";
+import * as adminBusinesses from "@/app/admin/v1/businesses/route";
+import * as adminBusiness from "@/app/admin/v1/businesses/[businessId]/route";
+import * as adminKeys from "@/app/admin/v1/businesses/[businessId]/api-keys/route";
+import * as adminKey from "@/app/admin/v1/businesses/[businessId]/api-keys/[keyId]/route";
+import * as adminRotate from "@/app/admin/v1/businesses/[businessId]/webhook-secret/rotate/route";
+import * as adminUnknown from "@/app/admin/v1/[...path]/route";
+
+type RouteModule = Partial<Record<string, Handler | unknown>>;
+
+/**
+ * The app's route table, as Next matches it: the same handler modules the server runs, called
+ * in-process with real Requests against the real database.
+ */
+const ROUTES: [RegExp, string[], RouteModule][] = [
+  [/^\/v1\/businesses\/([^/]+)\/payments$/, ["businessId"], paymentsRoute],
+  [/^\/v1\/businesses\/([^/]+)\/payments\/([^/]+)$/, ["businessId", "paymentId"], paymentRoute],
+  [/^\/v1\/businesses\/([^/]+)\/payments\/([^/]+)\/note$/, ["businessId", "paymentId"], noteRoute],
+  [/^\/admin\/v1\/businesses$/, [], adminBusinesses],
+  [/^\/admin\/v1\/businesses\/([^/]+)$/, ["businessId"], adminBusiness],
+  [/^\/admin\/v1\/businesses\/([^/]+)\/api-keys$/, ["businessId"], adminKeys],
+  [/^\/admin\/v1\/businesses\/([^/]+)\/api-keys\/([^/]+)$/, ["businessId", "keyId"], adminKey],
+  [/^\/admin\/v1\/businesses\/([^/]+)\/webhook-secret\/rotate$/, ["businessId"], adminRotate],
+  [/^\/v1\/(.+)$/, ["path"], v1Unknown],
+  [/^\/admin\/v1\/(.+)$/, ["path"], adminUnknown],
+];
+
+export type CallOptions = {
+  body?: unknown;
+  rawBody?: string | Uint8Array;
+  key?: string | null;
+  headers?: Record<string, string>;
+};
+
+export async function request(method: string, pathAndQuery: string, opts: CallOptions = {}): Promise<Response> {
+  const url = new URL(pathAndQuery, "http://localhost:3000");
+  const headers = new Headers(opts.headers);
+  if (opts.key) headers.set("authorization", `Bearer ${opts.key}`);
+  let body: BodyInit | undefined;
+  if (opts.rawBody !== undefined) body = opts.rawBody as BodyInit;
+  else if (opts.body !== undefined) {
+    body = JSON.stringify(opts.body);
+    if (!headers.has("content-type")) headers.set("content-type", "application/json");
+  }
+  const req = new Request(url, { method, headers, body });
+  for (const [pattern, names, mod] of ROUTES) {
+    const m = pattern.exec(url.pathname);
+    if (!m) continue;
+    const params: Record<string, string | string[]> = {};
+    names.forEach((n, i) => (params[n] = n === "path" ? m[i + 1].split("/") : decodeURIComponent(m[i + 1])));
+    const handler = mod[method] as Handler | undefined;
+    if (!handler) return new Response(null, { status: 405 }); // the framework's default: a test fails on it
+    return handler(req, { params: Promise.resolve(params) });
+  }
+  throw new Error(`no route for ${url.pathname}`);
+}
+
+export async function json<T = any>(res: Response): Promise<T> {
+  return (await res.json()) as T;
+}
+
+export function adminToken(): string {
+  return config().adminToken!;
+}
+
+let seq = 0;
+export async function newBusiness(input: Partial<CreateBusinessInput> = {}) {
+  const db = await getDb();
+  return createBusiness(db, { name: `Business ${++seq}`, mode: "test", ...input });
+}
+
+export function paymentsPath(businessId: number) {
+  return `/v1/businesses/${businessId}/payments`;
+}
+
+export async function createPayment(
+  b: { businessId: number; apiKey: string },
+  body: Record<string, unknown> = { currency: "USD", amount: 10 },
+) {
+  const res = await request("POST", paymentsPath(b.businessId), { key: b.apiKey, body });
+  const payload = await json(res);
+  if (res.status !== 200) throw new Error(`create failed: ${res.status} ${JSON.stringify(payload)}`);
+  return payload.data as { id: string; url: string };
+}
