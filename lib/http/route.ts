@@ -35,7 +35,7 @@ export function withApiKey<S extends z.ZodObject<{ businessId: typeof businessId
     try {
       const key = await verifyApiKeyToken(bearerToken(req));
       takeToken(key.keyId);
-      const params = parseWith(paramsSchema, await ctx.params, "Path");
+      const params = parseWith(paramsSchema, (await ctx.params) ?? {}, "Path");
       const db = await getDb();
       await assertKeyActive(db, key.keyId);
       const business = await findBusiness(db, params.businessId);
@@ -72,7 +72,7 @@ export function withAdmin<S extends z.ZodType>(
           "www-authenticate": 'Bearer realm="admin"',
         });
       }
-      const params = parseWith(paramsSchema, await ctx.params, "Path");
+      const params = parseWith(paramsSchema, (await ctx.params) ?? {}, "Path");
       return await handler({ req, params, db: await getDb() });
     } catch (e) {
       return problemResponse(req, e);

@@ -1,0 +1,57 @@
+import { defineConfig, devices } from "@playwright/test";
+
+const PORT = Number(process.env.E2E_PORT ?? 3100);
+export const E2E_ADMIN_TOKEN = "adm_e2e_token_for_playwright_only";
+
+/** The server runs the embedded default (PGlite), whatever DATABASE_URL the test shell has. */
+function serverEnv(): Record<string, string> {
+  const env = { ...process.env } as Record<string, string>;
+  delete env.DATABASE_URL;
+  return env;
+}
+
+/**
+ * End-to-end flows against the production build (`next start`) with a fresh embedded PGlite
+ * database, driven by the Debian chromium (never `playwright install`: no downloads here).
+ */
+export default defineConfig({
+  testDir: "e2e",
+  outputDir: "test-results",
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 60_000,
+  reporter: [["list"], ["html", { open: "never", outputFolder: "playwright-report" }]],
+  use: {
+    baseURL: `http://localhost:${PORT}`,
+    screenshot: "only-on-failure",
+    trace: "retain-on-failure",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    },
+  },
+  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
+  webServer: {
+    command: `rm -rf .e2e-data && npx next build && npx next start -p ${PORT}`,
+    url: `http://localhost:${PORT}/`,
+    timeout: 240_000,
+    reuseExistingServer: false,
+    stdout: "pipe",
+    env: {
+      ...serverEnv(),
+      DATA_DIR: ".e2e-data",
+      PORT: String(PORT),
+      PUBLIC_BASE_URL: `http://localhost:${PORT}`,
+      ADMIN_TOKEN: E2E_ADMIN_TOKEN,
+    },
+  },
+});
