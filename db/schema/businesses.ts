@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, bigserial, index, numeric, pgTable, text, timestamp, integer, check } from "drizzle-orm/pg-core";
+import { bigint, bigserial, index, jsonb, numeric, pgTable, text, timestamp, integer, check } from "drizzle-orm/pg-core";
 
 export const businesses = pgTable(
   "businesses",
@@ -16,6 +16,8 @@ export const businesses = pgTable(
       .default("0"),
     parentBusinessId: bigint("parent_business_id", { mode: "number" }),
     webhookSecret: text("webhook_secret").notNull(),
+    /** Account-level extended public keys per network (live businesses' deposit-address source). */
+    extendedPublicKeys: jsonb("extended_public_keys").$type<Partial<Record<string, string>>>().notNull().default({}),
     createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },

@@ -2,3 +2,4 @@ export * from "./businesses";
 export * from "./api-keys";
 export * from "./customers";
 export * from "./payments";
+export * from "./charges";

@@ -65,6 +65,14 @@ export const payments = pgTable(
       .where(sql`${t.onBehalfOfBusinessId} is not null`),
     index("payments_search_trgm_idx").using("gin", sql`${t.searchText} gin_trgm_ops`),
     index("payments_customer_idx").on(t.customerId),
+    // The expiry sweep's claim: only payments that can still expire are in this index.
+    index("payments_expiry_idx")
+      .on(t.expiresAt)
+      .where(sql`${t.status} in ('AWAITING_PAYMENT', 'UNDERPAID')`),
+    // The watch list: payments whose transfers may still change their status.
+    index("payments_open_idx")
+      .on(t.status)
+      .where(sql`${t.status} in ('AWAITING_PAYMENT', 'PENDING', 'UNDERPAID', 'PROCESSING')`),
   ],
 );
 

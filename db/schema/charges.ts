@@ -1,0 +1,66 @@
+import { bigserial, boolean, index, integer, numeric, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { payments } from "./payments";
+
+/** Coin amounts are integer base units (satoshi, wei, sun, …): numeric(78,0) holds any uint256. */
+const baseUnits = (name: string) => numeric(name, { precision: 78, scale: 0 });
+
+/**
+ * The charge a customer's coin selection creates (D8): the quoted coin amount at a locked rate
+ * and the deposit address. One per payment; re-selection (allowed while nothing is paid)
+ * replaces it.
+ */
+export const charges = pgTable(
+  "charges",
+  {
+    paymentId: uuid("payment_id")
+      .primaryKey()
+      .references(() => payments.id),
+    coin: text("coin").notNull(),
+    chargeType: text("charge_type").notNull(),
+    network: text("network"),
+    address: text("address").notNull(),
+    derivationScope: text("derivation_scope"),
+    derivationIndex: integer("derivation_index"),
+    walletName: text("wallet_name"),
+    quotedUnits: baseUnits("quoted_units").notNull(),
+    /** Currency units per whole coin, as the rate source gave it. */
+    exchangeRate: numeric("exchange_rate", { precision: 38, scale: 18 }).notNull(),
+    rateSource: text("rate_source").notNull(),
+    requiredConfirmations: integer("required_confirmations").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true, precision: 3 }).notNull(),
+  },
+  (t) => [index("charges_address_idx").on(t.network, t.address)],
+);
+
+/** Transfers seen on a charge's address (from the simulator or a chain watcher). */
+export const transfers = pgTable(
+  "transfers",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    paymentId: uuid("payment_id")
+      .notNull()
+      .references(() => payments.id),
+    txId: text("tx_id").notNull(),
+    amount: baseUnits("amount").notNull(),
+    confirmations: integer("confirmations").notNull().default(0),
+    blockNumber: text("block_number"),
+    fromAddress: text("from_address"),
+    toAddress: text("to_address").notNull(),
+    dropped: boolean("dropped").notNull().default(false),
+    /** Arrived after the payment reached a terminal status: recorded, no status change. */
+    late: boolean("late").notNull().default(false),
+    seenAt: timestamp("seen_at", { withTimezone: true, precision: 3 }).notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true, precision: 3 }).notNull(),
+  },
+  (t) => [uniqueIndex("transfers_payment_tx_uq").on(t.paymentId, t.txId)],
+);
+
+/** Next derivation index per scope (`test:BTC` shared by all test businesses, `b:<id>:BTC` per live business). */
+export const addressCounters = pgTable("address_counters", {
+  scope: text("scope").primaryKey(),
+  nextIndex: integer("next_index").notNull(),
+});
+
+export type ChargeRow = typeof charges.$inferSelect;
+export type TransferRow = typeof transfers.$inferSelect;

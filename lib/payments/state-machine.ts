@@ -1,0 +1,64 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { Tx } from "@/db/client";
+import { insertPaymentEvent } from "@/db/queries/payments";
+import { payments, type PaymentRow } from "@/db/schema";
+import { ApiError } from "@/lib/http/errors";
+import { eventForStatus, type EventType } from "./events";
+import type { PaymentStatus } from "./status";
+import { canTransition } from "./transitions";
+
+export class TransitionRefused extends ApiError {
+  constructor(
+    readonly from: PaymentStatus,
+    readonly to: PaymentStatus,
+    reason = `A ${from} payment cannot become ${to}.`,
+  ) {
+    super("conflict", 409, reason);
+  }
+}
+
+type Patch = Partial<Omit<typeof payments.$inferInsert, "id" | "status" | "timeline">>;
+
+/**
+ * The one way a payment's status changes. Checks the D3 table, then claims the change with a
+ * conditional UPDATE (`WHERE status = from`), so of two racing writers (expiry and a payment,
+ * say) exactly one wins and the other gets TransitionRefused. In the same statement the
+ * timeline entry is appended; in the same transaction the event is written.
+ */
+export async function transition(
+  tx: Tx,
+  payment: Pick<PaymentRow, "id" | "status">,
+  to: PaymentStatus,
+  opts: { at?: Date; patch?: Patch } = {},
+): Promise<PaymentRow> {
+  const from = payment.status;
+  if (to === "AWAITING_PAYMENT" || !canTransition(from, to)) throw new TransitionRefused(from, to);
+  const at = opts.at ?? new Date();
+  const entry = JSON.stringify([{ time: at.toISOString(), paymentStatus: to }]);
+  const [row] = await tx
+    .update(payments)
+    .set({
+      ...opts.patch,
+      status: to,
+      timeline: sql`${payments.timeline} || ${entry}::jsonb`,
+      updatedAt: at,
+    })
+    .where(and(eq(payments.id, payment.id), eq(payments.status, from)))
+    .returning();
+  if (!row) {
+    throw new TransitionRefused(from, to, `The payment is no longer ${from}; it changed concurrently.`);
+  }
+  await recordEvent(tx, row, eventForStatus(to), from, at);
+  return row;
+}
+
+/** An event without a status change (creation, method selection). */
+export async function recordEvent(
+  tx: Tx,
+  payment: Pick<PaymentRow, "id" | "status">,
+  type: EventType,
+  from: PaymentStatus | null,
+  at: Date,
+): Promise<void> {
+  await insertPaymentEvent(tx, { paymentId: payment.id, type, fromStatus: from, toStatus: payment.status, createdAt: at });
+}
