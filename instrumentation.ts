@@ -6,4 +6,6 @@ export async function register() {
   const { getDb } = await import("@/db/client");
   const { bootstrapFirstRun } = await import("@/lib/admin/bootstrap");
   await bootstrapFirstRun(await getDb());
+  const { startEmbeddedRunner } = await import("@/lib/background/runner");
+  startEmbeddedRunner(getDb);
 }

@@ -1,0 +1,63 @@
+import { asc, eq, inArray, sql } from "drizzle-orm";
+import type { Tx } from "../client";
+import { addressCounters, charges, transfers, type ChargeRow, type TransferRow } from "../schema";
+
+/** The next derivation index of a scope, claimed atomically (concurrent selections never share one). */
+export async function claimAddressIndex(tx: Tx, scope: string): Promise<number> {
+  const [row] = await tx
+    .insert(addressCounters)
+    .values({ scope, nextIndex: 1 })
+    .onConflictDoUpdate({ target: addressCounters.scope, set: { nextIndex: sql`${addressCounters.nextIndex} + 1` } })
+    .returning({ next: addressCounters.nextIndex });
+  return row.next - 1;
+}
+
+export async function upsertCharge(tx: Tx, row: typeof charges.$inferInsert): Promise<ChargeRow> {
+  const { paymentId: _id, createdAt: _created, ...update } = row;
+  void _id;
+  void _created;
+  const [out] = await tx
+    .insert(charges)
+    .values(row)
+    .onConflictDoUpdate({ target: charges.paymentId, set: update })
+    .returning();
+  return out;
+}
+
+export async function findCharge(tx: Tx, paymentId: string): Promise<ChargeRow | undefined> {
+  const [row] = await tx.select().from(charges).where(eq(charges.paymentId, paymentId)).limit(1);
+  return row;
+}
+
+export async function listTransfers(tx: Tx, paymentId: string): Promise<TransferRow[]> {
+  return tx.select().from(transfers).where(eq(transfers.paymentId, paymentId)).orderBy(asc(transfers.id));
+}
+
+export async function insertTransfer(tx: Tx, row: typeof transfers.$inferInsert): Promise<TransferRow> {
+  const [out] = await tx.insert(transfers).values(row).returning();
+  return out;
+}
+
+export async function updateTransfers(
+  tx: Tx,
+  paymentId: string,
+  set: Partial<Pick<TransferRow, "confirmations" | "dropped" | "blockNumber">> | { confirmations: ReturnType<typeof sql> },
+) {
+  await tx
+    .update(transfers)
+    .set({ ...set, updatedAt: new Date() })
+    .where(sql`${transfers.paymentId} = ${paymentId} and not ${transfers.dropped}`);
+}
+
+/** Charges and transfers of several payments (list and fetch build records in batches). */
+export async function loadChargeData(tx: Tx, paymentIds: string[]) {
+  const out = new Map<string, { charge: ChargeRow; transfers: TransferRow[] }>();
+  if (paymentIds.length === 0) return out;
+  const [cs, ts] = await Promise.all([
+    tx.select().from(charges).where(inArray(charges.paymentId, paymentIds)),
+    tx.select().from(transfers).where(inArray(transfers.paymentId, paymentIds)).orderBy(asc(transfers.id)),
+  ]);
+  for (const c of cs) out.set(c.paymentId, { charge: c, transfers: [] });
+  for (const t of ts) out.get(t.paymentId)?.transfers.push(t);
+  return out;
+}

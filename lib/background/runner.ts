@@ -1,0 +1,40 @@
+import type { Db } from "@/db/client";
+import { expireDuePayments } from "@/lib/payments/expiry";
+
+/** One pass of background work: idempotent service functions that claim what is due. */
+export type Job = { name: string; run: (db: Db, now: Date) => Promise<unknown> };
+
+export const JOBS: Job[] = [{ name: "expire-payments", run: (db, now) => expireDuePayments(db, now) }];
+
+const g = globalThis as unknown as { __paymentsRunner?: NodeJS.Timeout };
+
+/**
+ * The embedded background runner (design §2): in the server process, every `intervalMs`, each
+ * job runs once; a job still running from the last tick is not started again. All state is in
+ * the database, so a restart resumes where the last process stopped.
+ */
+export function startEmbeddedRunner(getDb: () => Promise<Db>, intervalMs = 1000): () => void {
+  if (g.__paymentsRunner) return () => {};
+  const running = new Set<string>();
+  const tick = async () => {
+    const db = await getDb();
+    await Promise.all(
+      JOBS.filter((j) => !running.has(j.name)).map(async (job) => {
+        running.add(job.name);
+        try {
+          await job.run(db, new Date());
+        } catch (e) {
+          console.error(`[runner] ${job.name} failed`, e);
+        } finally {
+          running.delete(job.name);
+        }
+      }),
+    );
+  };
+  g.__paymentsRunner = setInterval(() => void tick(), intervalMs);
+  g.__paymentsRunner.unref();
+  return () => {
+    clearInterval(g.__paymentsRunner);
+    g.__paymentsRunner = undefined;
+  };
+}

@@ -1,0 +1,61 @@
+import type { Db, Tx } from "@/db/client";
+import { findCharge, listTransfers } from "@/db/queries/charges";
+import type { Business, ChargeRow, PaymentRow, TransferRow } from "@/db/schema";
+import { loadForUpdate } from "@/lib/checkout/load";
+import { minorUnits } from "@/lib/money/currencies";
+import { Big } from "@/lib/money/decimal";
+import { transition } from "@/lib/payments/state-machine";
+import { isTerminal } from "@/lib/payments/transitions";
+import { fiatValue } from "./amounts";
+import { COINS, type CoinName } from "./coins";
+import { decideStatus } from "./detection";
+import { rateSource } from "./rate-provider";
+
+export function detectionInput(payment: PaymentRow, business: Business, charge: ChargeRow, transfers: TransferRow[]) {
+  return {
+    status: payment.status,
+    quoted: BigInt(charge.quotedUnits),
+    tolerancePercent: business.underpaymentTolerancePercent,
+    requiredConfirmations: charge.requiredConfirmations,
+    transfers: transfers
+      .filter((t) => !t.late)
+      .map((t) => ({ txId: t.txId, amount: BigInt(t.amount), confirmations: t.confirmations, dropped: t.dropped })),
+  };
+}
+
+/**
+ * D10 settlement, recorded on the way from PROCESSING to COMPLETED: `endAmount` is the fiat
+ * value received at the locked rate, `platformFee` the business's fee rate of it, and
+ * `netAmountUsd` what remains, in USD.
+ */
+async function settle(tx: Tx, payment: PaymentRow, business: Business, charge: ChargeRow, confirmed: bigint, at: Date) {
+  const digits = minorUnits(payment.currency) ?? 2;
+  const endAmount = fiatValue(confirmed, charge.exchangeRate, COINS[charge.coin as CoinName].decimals, digits);
+  const fee = new Big(endAmount).times(business.feePercent).div(100).round(digits, Big.roundHalfUp);
+  const net = new Big(endAmount).minus(fee).toFixed(digits);
+  const netUsd = await rateSource().usdValue(net, payment.currency);
+  return transition(tx, payment, "COMPLETED", {
+    at,
+    patch: { endAmount, platformFee: fee.toFixed(digits), netAmountUsd: new Big(netUsd).toFixed(2) },
+  });
+}
+
+/**
+ * The watcher's step for one payment, shared by the simulated chain and real chain watchers:
+ * read the transfers seen on the charge's address, let the detection function decide, and
+ * apply its decision through the state machine. Safe to run any number of times concurrently
+ * (the payment row is locked; a decision that is no change does nothing).
+ */
+export async function reconcilePayment(db: Db, paymentId: string, at = new Date()): Promise<PaymentRow> {
+  return db.transaction(async (tx) => {
+    const { payment, business } = await loadForUpdate(tx, paymentId);
+    const charge = await findCharge(tx, paymentId);
+    if (!charge || isTerminal(payment.status)) return payment;
+    const transfers = await listTransfers(tx, paymentId);
+    const decision = decideStatus(detectionInput(payment, business, charge, transfers));
+    let row = payment;
+    if (decision.next) row = await transition(tx, row, decision.next, { at });
+    if (row.status === "PROCESSING") row = await settle(tx, row, business, charge, decision.confirmed, at);
+    return row;
+  });
+}

@@ -1,0 +1,17 @@
+import type { Db } from "@/db/client";
+import { listTransfers } from "@/db/queries/charges";
+import type { PaymentRow } from "@/db/schema";
+import { conflict } from "@/lib/http/errors";
+import { transition } from "@/lib/payments/state-machine";
+import { loadForUpdate } from "./load";
+
+/** The customer gives up before paying anything: AWAITING_PAYMENT → CANCELLED. */
+export async function cancelPayment(db: Db, paymentId: string): Promise<PaymentRow> {
+  return db.transaction(async (tx) => {
+    const { payment } = await loadForUpdate(tx, paymentId);
+    if ((await listTransfers(tx, paymentId)).length > 0) {
+      throw conflict("A transfer has already been received; the payment can no longer be cancelled.");
+    }
+    return transition(tx, payment, "CANCELLED");
+  });
+}

@@ -1,0 +1,48 @@
+import { and, eq, isNull, sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { addCustomerIp } from "@/db/queries/customers";
+import { customers, payments } from "@/db/schema";
+import { conflict, notFound } from "@/lib/http/errors";
+import { loadForUpdate } from "./load";
+
+/**
+ * D9: the first checkout visit records the customer's IP and user agent when the merchant did
+ * not give them at create. The conditional UPDATE makes it "first visit only" under concurrency.
+ */
+export async function recordVisit(db: Db, paymentId: string, ip: string | null, userAgent: string | null): Promise<void> {
+  if (!ip) return;
+  await db.transaction(async (tx) => {
+    const [claimed] = await tx
+      .update(payments)
+      .set({ customerIp: ip, customerUserAgent: userAgent })
+      .where(and(eq(payments.id, paymentId), isNull(payments.customerIp)))
+      .returning({ customerId: payments.customerId });
+    if (claimed) await addCustomerIp(tx, { customerId: claimed.customerId, ip, userAgent, createdAt: new Date() });
+  });
+}
+
+/**
+ * D9: an email typed on checkout is stored on the customer. When the business already has a
+ * customer with that email, the payment joins that customer instead.
+ */
+export async function setCustomerEmail(db: Db, paymentId: string, email: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const { payment, business } = await loadForUpdate(tx, paymentId);
+    if (payment.customerEmail) throw conflict("This payment already has a customer email.");
+    const [existing] = await tx
+      .select({ id: customers.id })
+      .from(customers)
+      .where(and(eq(customers.businessId, business.id), sql`lower(${customers.email}) = lower(${email})`))
+      .limit(1);
+    let customerId = payment.customerId;
+    if (existing) customerId = existing.id;
+    else {
+      const [updated] = await tx.update(customers).set({ email }).where(eq(customers.id, payment.customerId)).returning();
+      if (!updated) throw notFound("The payment's customer no longer exists.");
+    }
+    await tx
+      .update(payments)
+      .set({ customerId, customerEmail: email, updatedAt: new Date() })
+      .where(eq(payments.id, paymentId));
+  });
+}

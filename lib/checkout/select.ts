@@ -1,0 +1,95 @@
+import { createHash } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { base58 } from "@scure/base";
+import type { Db, Tx } from "@/db/client";
+import { claimAddressIndex, listTransfers, upsertCharge } from "@/db/queries/charges";
+import { payments, type Business, type PaymentRow } from "@/db/schema";
+import { COINS, type CoinName } from "@/lib/chains/coins";
+import { requiredConfirmations } from "@/lib/chains/confirmations";
+import { deriveAddressForCoin, keyFamilyOf, TEST_EXTENDED_PUBLIC_KEYS } from "@/lib/chains/derive";
+import { quoteBaseUnits } from "@/lib/chains/amounts";
+import { rateSource } from "@/lib/chains/rate-provider";
+import { ApiError, conflict, invalidField } from "@/lib/http/errors";
+import { recordEvent } from "@/lib/payments/state-machine";
+import { loadForUpdate } from "./load";
+
+/** Coins this payment can be paid in now: offered at create, and with an address source for live businesses. */
+export function selectableCoins(payment: PaymentRow, business: Business): CoinName[] {
+  return (payment.offeredCoins as CoinName[]).filter((coin) => {
+    if (business.mode === "test") return true;
+    const family = keyFamilyOf(coin);
+    return family !== null && Boolean(business.extendedPublicKeys[family]);
+  });
+}
+
+/**
+ * A deposit address for a charge. Test businesses derive from the fixed test keys with one
+ * counter shared by all test businesses (no two charges share an address); coins without an
+ * xpub family (Solana, Monero, TON) get a simulated address, as only test businesses offer them.
+ * Live businesses derive from their own account keys with a counter of their own.
+ */
+async function depositAddress(tx: Tx, business: Business, coin: CoinName) {
+  const family = keyFamilyOf(coin);
+  const live = business.mode === "live";
+  const key = family && (live ? business.extendedPublicKeys[family] : TEST_EXTENDED_PUBLIC_KEYS[family]);
+  const scope = live ? `b:${business.id}:${family}` : `test:${family ?? coin}`;
+  if (live && !key) throw invalidField("coin", `${coin} is not available: no deposit-address source is configured`);
+  const index = await claimAddressIndex(tx, scope);
+  if (!key) {
+    const simulated = base58.encode(createHash("sha256").update(`simulated:${coin}:${index}`).digest());
+    return { address: simulated, scope, index, walletName: "simulated-chain" };
+  }
+  return { address: deriveAddressForCoin(coin, key, index), scope, index, walletName: live ? `${family}-xpub` : "test-wallet" };
+}
+
+/**
+ * D8: the customer picks a coin. Creates (or, while nothing is paid, replaces) the charge: the
+ * coin amount at a rate locked now, a fresh deposit address, `selectedPaymentMethod`; and
+ * writes PAYMENT_METHOD_SELECTED — all in one transaction.
+ */
+export async function selectCoin(db: Db, paymentId: string, coin: string): Promise<PaymentRow> {
+  return db.transaction(async (tx) => {
+    const { payment, business } = await loadForUpdate(tx, paymentId);
+    const coins = selectableCoins(payment, business);
+    if (!coins.includes(coin as CoinName)) {
+      throw invalidField("coin", `${coin} is not offered for this payment; offered: ${coins.join(", ") || "none"}`);
+    }
+    if (payment.status !== "AWAITING_PAYMENT") {
+      throw conflict(`A coin can only be chosen while the payment awaits payment; it is ${payment.status}.`);
+    }
+    if ((await listTransfers(tx, paymentId)).length > 0) {
+      throw conflict("A transfer has already been received for this payment; the coin can no longer change.");
+    }
+    const c = coin as CoinName;
+    const info = COINS[c];
+    const quote = await rateSource().rate(c, payment.currency).catch((e: unknown) => {
+      throw new ApiError("conflict", 409, `No exchange rate for ${c} in ${payment.currency}: ${(e as Error).message}`);
+    });
+    const quoted = quoteBaseUnits(payment.amount, quote.rate, info.decimals);
+    const deposit = await depositAddress(tx, business, c);
+    const now = new Date();
+    await upsertCharge(tx, {
+      paymentId,
+      coin: c,
+      chargeType: info.chargeType,
+      network: info.network,
+      address: deposit.address,
+      derivationScope: deposit.scope,
+      derivationIndex: deposit.index,
+      walletName: deposit.walletName,
+      quotedUnits: quoted.toString(),
+      exchangeRate: quote.rate,
+      rateSource: quote.source,
+      requiredConfirmations: requiredConfirmations(c),
+      createdAt: now,
+      updatedAt: now,
+    });
+    const [row] = await tx
+      .update(payments)
+      .set({ selectedPaymentMethod: info.chargeType, selectedCoin: c, updatedAt: now })
+      .where(eq(payments.id, paymentId))
+      .returning();
+    await recordEvent(tx, row, "PAYMENT_METHOD_SELECTED", row.status, now);
+    return row;
+  });
+}

@@ -1,0 +1,53 @@
+import { and, asc, inArray, lte } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { payments } from "@/db/schema";
+import { transition, TransitionRefused } from "./state-machine";
+
+const EXPIRABLE = ["AWAITING_PAYMENT", "UNDERPAID"] as const;
+
+/**
+ * D2/D3: payments still awaiting (or underpaid) at `expiresAt` become EXPIRED. Rows are claimed
+ * with `FOR UPDATE SKIP LOCKED` in batches, and each change goes through the state machine's
+ * conditional update, so concurrent sweepers, retries and a payment racing the expiry all
+ * leave one consistent outcome. Returns how many payments expired.
+ */
+export async function expireDuePayments(db: Db, now = new Date(), batchSize = 500): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const expired = await db.transaction(async (tx) => {
+      const due = await tx
+        .select({ id: payments.id, status: payments.status, expiresAt: payments.expiresAt })
+        .from(payments)
+        .where(and(inArray(payments.status, [...EXPIRABLE]), lte(payments.expiresAt, now)))
+        .orderBy(asc(payments.expiresAt))
+        .limit(batchSize)
+        .for("update", { skipLocked: true });
+      let n = 0;
+      for (const p of due) {
+        try {
+          await transition(tx, p, "EXPIRED", { at: p.expiresAt > now ? now : p.expiresAt });
+          n++;
+        } catch (e) {
+          if (!(e instanceof TransitionRefused)) throw e;
+        }
+      }
+      return { n, claimed: due.length };
+    });
+    total += expired.n;
+    if (expired.claimed < batchSize) return total;
+  }
+}
+
+/** Expires one payment if it is due (Inngest's per-payment function calls this). */
+export async function expirePaymentIfDue(db: Db, paymentId: string, now = new Date()): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [p] = await tx
+      .select({ id: payments.id, status: payments.status, expiresAt: payments.expiresAt })
+      .from(payments)
+      .where(and(inArray(payments.id, [paymentId]), inArray(payments.status, [...EXPIRABLE]), lte(payments.expiresAt, now)))
+      .for("update");
+    if (!p) return false;
+    await transition(tx, p, "EXPIRED", { at: p.expiresAt });
+    return true;
+  });
+}

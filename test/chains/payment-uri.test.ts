@@ -1,0 +1,71 @@
+import { describe, expect, it } from "vitest";
+import { COINS, COIN_NAMES } from "@/lib/chains/coins";
+import { toChecksumAddress } from "@/lib/chains/derive";
+import { TOKEN_CONTRACTS, isErc20Coin, paymentUri } from "@/lib/chains/payment-uri";
+
+const ETH_ADDR = "0x9858EfFD232B4033E47d90003D41EC34EcaEda94";
+
+describe("paymentUri", () => {
+  it("BIP21 for Bitcoin and Litecoin with exact decimal amounts", () => {
+    expect(paymentUri("BITCOIN", "bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu", 100000n)).toBe(
+      "bitcoin:bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu?amount=0.001",
+    );
+    expect(paymentUri("BITCOIN", "bc1qx", 1n)).toBe("bitcoin:bc1qx?amount=0.00000001"); // not 1e-8
+    expect(paymentUri("BITCOIN", "bc1qx", 2100000000000000n)).toBe("bitcoin:bc1qx?amount=21000000");
+    expect(paymentUri("LITECOIN", "ltc1qjmxnz78nmc8nq77wuxh25n2es7rzm5c2rkk4wh", 123456789n)).toBe(
+      "litecoin:ltc1qjmxnz78nmc8nq77wuxh25n2es7rzm5c2rkk4wh?amount=1.23456789",
+    );
+  });
+
+  it("Bitcoin Cash: the CashAddr already carries the scheme", () => {
+    const addr = "bitcoincash:qqyx49mu0kkn9ftfj6hje6g2wfer34yfnq5tahq3q6";
+    expect(paymentUri("BITCOIN_CASH", addr, 150000n)).toBe(`${addr}?amount=0.0015`);
+    expect(paymentUri("BITCOIN_CASH", addr.slice("bitcoincash:".length), 150000n)).toBe(`${addr}?amount=0.0015`);
+  });
+
+  it("EIP-681 value in wei for ether", () => {
+    expect(paymentUri("ETHEREUM", ETH_ADDR, 1500000000000000000n)).toBe(`ethereum:${ETH_ADDR}@1?value=1500000000000000000`);
+    expect(paymentUri("CONTRACT_ERC20_ETH", ETH_ADDR, 2n ** 70n)).toBe(`ethereum:${ETH_ADDR}@1?value=1180591620717411303424`);
+  });
+
+  it("EIP-681 transfer call for ERC-20 tokens", () => {
+    expect(paymentUri("ETH_USD_COIN", ETH_ADDR, 19990000n)).toBe(
+      `ethereum:0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48@1/transfer?address=${ETH_ADDR}&uint256=19990000`,
+    );
+    expect(paymentUri("CONTRACT_ERC20_USDT", ETH_ADDR, 5000000n)).toBe(
+      `ethereum:0xdAC17F958D2ee523a2206206994597C13D831ec7@1/transfer?address=${ETH_ADDR}&uint256=5000000`,
+    );
+    expect(paymentUri("ETH_SHIBA_INU", ETH_ADDR, 10n ** 30n)).toBe(
+      `ethereum:0x95aD61b0a150d79219dCF64E1E6Cc01f0B64C4cE@1/transfer?address=${ETH_ADDR}&uint256=${10n ** 30n}`,
+    );
+  });
+
+  it("the plain address for every other coin", () => {
+    expect(paymentUri("TRON", "TUEZSdKsoDHQMeZwihtdoBiN46zxhGWYdH", 1000000n)).toBe("TUEZSdKsoDHQMeZwihtdoBiN46zxhGWYdH");
+    expect(paymentUri("TRX_TETHER", "TUEZ", 1n)).toBe("TUEZ");
+    expect(paymentUri("SOLANA", "So1", 1n)).toBe("So1");
+    expect(paymentUri("MONERO", "4abc", 1n)).toBe("4abc");
+    expect(paymentUri("TON", "UQ", 1n)).toBe("UQ");
+  });
+
+  it("rejects negative amounts", () => {
+    expect(() => paymentUri("BITCOIN", "bc1q", -1n)).toThrow(/negative/);
+  });
+});
+
+describe("TOKEN_CONTRACTS", () => {
+  it("covers exactly the Ethereum-network coins that are not ether", () => {
+    const tokens = COIN_NAMES.filter(
+      (c) => COINS[c].network === "ETHEREUM" && c !== "ETHEREUM" && c !== "CONTRACT_ERC20_ETH",
+    ).sort();
+    expect(Object.keys(TOKEN_CONTRACTS).sort()).toEqual(tokens);
+    expect(tokens.every(isErc20Coin)).toBe(true);
+    expect(isErc20Coin("ETHEREUM")).toBe(false);
+  });
+
+  it("holds valid EIP-55 checksummed addresses (catches a mistyped character)", () => {
+    for (const [coin, address] of Object.entries(TOKEN_CONTRACTS)) {
+      expect(toChecksumAddress(address), coin).toBe(address);
+    }
+  });
+});
