@@ -1,0 +1,194 @@
+import { Constraints, FieldsTable, RequiredBadge, td, th } from "./fields-table";
+import { refName, resolve, type Json } from "./schema";
+import { Code, Text, TypeLabel } from "./text";
+
+const METHOD_COLOURS: Record<string, string> = {
+  get: "bg-emerald-100 text-emerald-800",
+  post: "bg-blue-100 text-blue-800",
+  put: "bg-amber-100 text-amber-800",
+  patch: "bg-violet-100 text-violet-800",
+  delete: "bg-rose-100 text-rose-800",
+};
+
+export function MethodBadge({ method }: { method: string }) {
+  return (
+    <span className={`inline-block w-16 rounded px-2 py-0.5 text-center font-mono text-xs font-bold uppercase ${METHOD_COLOURS[method] ?? ""}`}>
+      {method}
+    </span>
+  );
+}
+
+export const operationAnchor = (op: Json, method: string, path: string) =>
+  `op-${op.operationId ?? `${method}-${path.replace(/[^A-Za-z0-9]+/g, "-")}`}`;
+
+function Parameters({ doc, params }: { doc: Json; params: Json[] }) {
+  return (
+    <div className="overflow-x-auto">
+      <table className="w-full border-collapse text-sm">
+        <thead>
+          <tr>
+            <th className={th}>Name</th>
+            <th className={th}>In</th>
+            <th className={th}>Type</th>
+            <th className={th}>Required</th>
+            <th className={th}>Description</th>
+          </tr>
+        </thead>
+        <tbody>
+          {params.map((ref) => {
+            const p = resolve(doc, ref);
+            return (
+              <tr key={`${p.in}-${p.name}`}>
+                <td className={td}>
+                  <Code>{p.name}</Code>
+                </td>
+                <td className={`${td} text-slate-600`}>{p.in}</td>
+                <td className={`${td} whitespace-nowrap`}>
+                  <TypeLabel schema={p.schema} />
+                </td>
+                <td className={td}>
+                  <RequiredBadge required={Boolean(p.required)} />
+                </td>
+                <td className={td}>
+                  <Text text={p.description} />
+                  {p.explode && p.schema?.type === "array" && (
+                    <p className="mt-1 text-xs text-slate-500">
+                      Repeat for several values: <Code>{`?${p.name}=A&${p.name}=B`}</Code>
+                    </p>
+                  )}
+                  <Constraints schema={p.schema ?? {}} />
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function RequestBody({ doc, body }: { doc: Json; body: Json }) {
+  const types = Object.keys(body.content ?? {});
+  const schema: Json = body.content?.[types[0]]?.schema ?? {};
+  const name = refName(schema);
+  return (
+    <div>
+      <p className="mb-2 text-sm text-slate-600">
+        {body.required ? "Required" : "Optional"} JSON body{name && <> (<TypeLabel schema={schema} />)</>}, sent as{" "}
+        {types.map((t, i) => (
+          <span key={t}>
+            {i > 0 && ", "}
+            <Code>{t}</Code>
+          </span>
+        ))}
+        .
+      </p>
+      <FieldsTable doc={doc} schema={schema} />
+    </div>
+  );
+}
+
+function ResponseBody({ doc, schema }: { doc: Json; schema: Json }) {
+  const resolved = resolve(doc, schema);
+  const data = resolved.properties?.data;
+  if (data && "message" in resolved.properties && "errors" in resolved.properties) {
+    return (
+      <span className="font-mono text-xs">
+        {"{ data: "}
+        <TypeLabel schema={data} />
+        {", message: null, errors: null }"}
+      </span>
+    );
+  }
+  return <TypeLabel schema={schema} />;
+}
+
+function Responses({ doc, responses }: { doc: Json; responses: Json }) {
+  return (
+    <div className="overflow-x-auto">
+      <table className="w-full border-collapse text-sm">
+        <thead>
+          <tr>
+            <th className={th}>Status</th>
+            <th className={th}>Description</th>
+            <th className={th}>Body</th>
+          </tr>
+        </thead>
+        <tbody>
+          {Object.entries(responses).map(([status, ref]) => {
+            const r = resolve(doc, ref as Json);
+            const types = Object.keys(r.content ?? {});
+            const headers = Object.keys(r.headers ?? {});
+            return (
+              <tr key={status}>
+                <td className={`${td} font-mono font-semibold`}>{status}</td>
+                <td className={td}>
+                  <Text text={r.description} />
+                  {headers.length > 0 && (
+                    <p className="mt-1 text-xs text-slate-500">
+                      Headers: {headers.map((h) => <Code key={h}>{h}</Code>)}
+                    </p>
+                  )}
+                </td>
+                <td className={td}>
+                  {types.length > 0 && <ResponseBody doc={doc} schema={r.content[types[0]].schema ?? {}} />}
+                  <p className="mt-1 text-xs text-slate-500">{types.join(", ")}</p>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function Security({ doc, security }: { doc: Json; security: Json[] | undefined }) {
+  const names = (security ?? []).flatMap((s) => Object.keys(s));
+  if (!names.length) return <p className="text-sm text-slate-600">No authentication.</p>;
+  return (
+    <p className="text-sm text-slate-600">
+      Authentication:{" "}
+      {names.map((n) => (
+        <a key={n} href="#authentication" className="text-blue-700 hover:underline">
+          <Code>{n}</Code> ({doc.components?.securitySchemes?.[n]?.scheme ?? "?"})
+        </a>
+      ))}
+    </p>
+  );
+}
+
+const heading = "mt-5 mb-2 text-sm font-semibold text-slate-800";
+
+export function Operation({ doc, path, method, op }: { doc: Json; path: string; method: string; op: Json }) {
+  const params: Json[] = op.parameters ?? [];
+  return (
+    <article id={operationAnchor(op, method, path)} className="scroll-mt-4 rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
+      <h3 className="flex flex-wrap items-center gap-3">
+        <MethodBadge method={method} />
+        <span className="break-all font-mono text-sm font-semibold">{path}</span>
+      </h3>
+      <p className="mt-2 font-semibold">{op.summary}</p>
+      <p className="mt-1 text-sm text-slate-700">
+        <Text text={op.description} />
+      </p>
+      <div className="mt-2">
+        <Security doc={doc} security={op.security ?? doc.security} />
+      </div>
+      {params.length > 0 && (
+        <>
+          <h4 className={heading}>Parameters</h4>
+          <Parameters doc={doc} params={params} />
+        </>
+      )}
+      {op.requestBody && (
+        <>
+          <h4 className={heading}>Request body</h4>
+          <RequestBody doc={doc} body={resolve(doc, op.requestBody)} />
+        </>
+      )}
+      <h4 className={heading}>Responses</h4>
+      <Responses doc={doc} responses={op.responses ?? {}} />
+    </article>
+  );
+}

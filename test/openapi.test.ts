@@ -1,0 +1,168 @@
+import { validate, compileErrors } from "@readme/openapi-parser";
+import { renderToString } from "react-dom/server";
+import { describe, expect, it } from "vitest";
+import * as openApiRoute from "@/app/v1/openapi.json/route";
+import DocsPage from "@/app/docs/page";
+import { PROBLEM_TYPES } from "@/lib/http/errors";
+import {
+  ApiKeyInfoSchema,
+  BusinessSchema,
+  CreatedApiKeySchema,
+  CreatedBusinessSchema,
+  RevokedApiKeySchema,
+  WebhookSecretSchema,
+} from "@/lib/openapi/admin";
+import { openApiDocument } from "@/lib/openapi/document";
+import { adminToken, json, request } from "./helpers";
+
+const doc = openApiDocument() as any;
+
+// The spec's Payment record fields, in its order.
+const PAYMENT_FIELDS = [
+  "id", "name", "description", "endAmount", "prePaymentAmount", "currency", "status", "createdAt",
+  "expiresAt", "timeline", "customer", "metadata", "selectedPaymentMethod", "platformCryptoCharge",
+  "contractCharge", "platformFee", "note", "onBehalfOfBusinessId", "netAmountUsd",
+];
+
+const LIST_PARAMS = [
+  "PageNumber", "PageSize", "fromTime", "toTime", "statuses", "cryptoCoins", "fromAmount", "toAmount",
+  "searchString", "onBehalfOfBusinessId",
+];
+
+const resolve = (node: any) => (node?.$ref ? node.$ref.split("/").slice(1).reduce((o: any, k: string) => o[k], doc) : node);
+
+describe("OpenAPI document", () => {
+  it("is a valid OpenAPI 3.1 document", async () => {
+    expect(doc.openapi).toBe("3.1.0");
+    expect(doc.info.version).toBe("1.0.0");
+    const result = await validate(structuredClone(doc));
+    expect(result.valid, compileErrors(result)).toBe(true);
+  });
+
+  it("is memoized and names the configured base URL as its server", () => {
+    expect(openApiDocument()).toBe(openApiDocument());
+    expect(doc.servers).toEqual([{ url: "http://pay.test" }]);
+  });
+
+  it("documents every /v1 endpoint of the spec with bearer JWT security", () => {
+    const ops = [
+      ["post", "/v1/businesses/{businessId}/payments"],
+      ["get", "/v1/businesses/{businessId}/payments"],
+      ["get", "/v1/businesses/{businessId}/payments/{paymentId}"],
+      ["put", "/v1/businesses/{businessId}/payments/{paymentId}/note"],
+    ];
+    for (const [method, path] of ops) {
+      const op = doc.paths[path]?.[method];
+      expect(op, `${method} ${path}`).toBeDefined();
+      expect(op.security).toEqual([{ bearerAuth: [] }]);
+      const business = op.parameters.find((p: any) => p.name === "businessId");
+      expect(business).toMatchObject({ in: "path", required: true, schema: { type: "integer", format: "int64" } });
+      if (path.includes("{paymentId}")) {
+        expect(op.parameters.find((p: any) => p.name === "paymentId")).toMatchObject({
+          in: "path",
+          required: true,
+          schema: { type: "string", format: "uuid" },
+        });
+      }
+      for (const status of ["400", "401", "403", "429"]) {
+        const res = resolve(op.responses[status]);
+        expect(Object.keys(res.content)).toEqual(
+          expect.arrayContaining(["application/problem+json", "application/json", "text/json", "text/plain"]),
+        );
+        expect(res.content["application/problem+json"].schema).toEqual({ $ref: "#/components/schemas/ProblemDetails" });
+      }
+      const ok = op.responses["200"].content;
+      expect(Object.keys(ok).sort()).toEqual(["application/json", "text/json", "text/plain"]);
+      const envelope = resolve(ok["application/json"].schema);
+      expect(envelope.required).toEqual(["data", "message", "errors"]);
+      expect(envelope.properties.message).toEqual({ type: "null", description: expect.any(String) });
+    }
+    expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: "http", scheme: "bearer", bearerFormat: "JWT" });
+  });
+
+  it("lists the query parameters of the list endpoint, with repeatable arrays", () => {
+    const params = doc.paths["/v1/businesses/{businessId}/payments"].get.parameters.filter((p: any) => p.in === "query");
+    expect(params.map((p: any) => p.name)).toEqual(LIST_PARAMS);
+    const statuses = params.find((p: any) => p.name === "statuses");
+    expect(statuses).toMatchObject({ style: "form", explode: true, schema: { type: "array" } });
+    expect(resolve(statuses.schema.items).enum).toContain("COMPLETED");
+  });
+
+  it("documents the optional Idempotency-Key header on create", () => {
+    const header = doc.paths["/v1/businesses/{businessId}/payments"].post.parameters.find((p: any) => p.in === "header");
+    expect(header).toMatchObject({ name: "Idempotency-Key", schema: { type: "string", maxLength: 255 } });
+    expect(header.required).toBeFalsy();
+  });
+
+  it("describes the Payment record with exactly the spec's fields and no others", () => {
+    const payment = doc.components.schemas.Payment;
+    expect(payment.additionalProperties).toBe(false);
+    expect(Object.keys(payment.properties)).toEqual(PAYMENT_FIELDS);
+  });
+
+  it("has a ProblemDetails schema with the field-errors map", () => {
+    const problem = doc.components.schemas.ProblemDetails;
+    expect(Object.keys(problem.properties)).toEqual(["type", "title", "status", "detail", "instance", "errors"]);
+    expect(problem.properties.errors.additionalProperties).toEqual({ type: "array", items: { type: "string" } });
+  });
+
+  it("documents the admin API under its own tag and security scheme", () => {
+    const adminOps = Object.entries(doc.paths)
+      .filter(([path]) => path.startsWith("/admin/v1/"))
+      .flatMap(([, item]: [string, any]) => Object.values(item) as any[]);
+    expect(adminOps).toHaveLength(7);
+    for (const op of adminOps) {
+      expect(op.tags).toEqual(["Admin"]);
+      expect(op.security).toEqual([{ adminBearer: [] }]);
+      expect(resolve(op.responses["403"]).description).toContain("admin-disabled");
+    }
+    expect(doc.components.securitySchemes.adminBearer).toMatchObject({ type: "http", scheme: "bearer" });
+  });
+});
+
+describe("GET /v1/openapi.json", () => {
+  it("serves the document as JSON without authentication", async () => {
+    const res = await openApiRoute.GET();
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(await res.json()).toEqual(JSON.parse(JSON.stringify(doc)));
+  });
+
+  it("answers other methods with a 405 ProblemDetails", async () => {
+    const req = new Request("http://localhost:3000/v1/openapi.json", { method: "POST" });
+    const res = await openApiRoute.POST!(req, { params: Promise.resolve({}) });
+    expect(res.status).toBe(405);
+    expect(res.headers.get("allow")).toBe("GET");
+  });
+});
+
+describe("admin response schemas", () => {
+  it("match what the admin API returns", async () => {
+    const auth = { key: adminToken() };
+    const created = (await json(await request("POST", "/admin/v1/businesses", { ...auth, body: { name: "Docs Ltd" } }))).data;
+    CreatedBusinessSchema.parse(created);
+    const id = created.businessId;
+    BusinessSchema.parse((await json(await request("GET", `/admin/v1/businesses/${id}`, auth))).data);
+    const key = (await json(await request("POST", `/admin/v1/businesses/${id}/api-keys`, { ...auth, body: {} }))).data;
+    CreatedApiKeySchema.parse(key);
+    const list = (await json(await request("GET", `/admin/v1/businesses/${id}/api-keys`, auth))).data;
+    for (const k of list) ApiKeyInfoSchema.parse(k);
+    const revoked = await request("DELETE", `/admin/v1/businesses/${id}/api-keys/${key.keyId}`, auth);
+    RevokedApiKeySchema.parse((await json(revoked)).data);
+    const rotated = await request("POST", `/admin/v1/businesses/${id}/webhook-secret/rotate`, auth);
+    WebhookSecretSchema.parse((await json(rotated)).data);
+  });
+});
+
+describe("/docs page", () => {
+  it("renders every endpoint and an anchor for every problem type", async () => {
+    const html = renderToString(await DocsPage());
+    for (const code of Object.keys(PROBLEM_TYPES)) expect(html).toContain(`id="problem-${code}"`);
+    for (const path of Object.keys(doc.paths)) expect(html).toContain(path);
+    expect(html).toContain('href="/v1/openapi.json"');
+    expect(html).toContain('id="authentication"');
+    expect(html).toContain('id="schema-Payment"');
+    // Fully offline: nothing loaded from another origin.
+    expect(html).not.toMatch(/(src|href)="(https?:)?\/\//);
+  });
+});
