@@ -2,7 +2,14 @@
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { config } = await import("@/lib/config");
-  config(); // throws a ConfigError listing every problem: the server does not start half-configured
+  try {
+    config();
+  } catch (e) {
+    // The server must not run half-configured: print the list of problems and stop.
+    console.error(e instanceof Error ? e.message : e);
+    const proc = (globalThis as { process?: { exit(code: number): never } }).process;
+    proc?.exit(1);
+  }
   const { getDb } = await import("@/db/client");
   const { bootstrapFirstRun } = await import("@/lib/admin/bootstrap");
   await bootstrapFirstRun(await getDb());

@@ -1,3 +1,4 @@
+import { expect } from "vitest";
 import { getDb } from "@/db/client";
 import { createBusiness } from "@/lib/admin/businesses";
 import type { CreateBusinessInput } from "@/lib/admin/schemas";
@@ -58,7 +59,8 @@ export async function request(method: string, pathAndQuery: string, opts: CallOp
     names.forEach((n, i) => (params[n] = n === "path" ? m[i + 1].split("/") : decodeURIComponent(m[i + 1])));
     const handler = mod[method] as Handler | undefined;
     if (!handler) return new Response(null, { status: 405 }); // the framework's default: a test fails on it
-    return handler(req, { params: Promise.resolve(params) });
+    // Next passes no params object to a route without dynamic segments.
+    return handler(req, { params: Promise.resolve(names.length ? params : (undefined as never)) });
   }
   throw new Error(`no route for ${url.pathname}`);
 }
@@ -89,4 +91,37 @@ export async function createPayment(
   const payload = await json(res);
   if (res.status !== 200) throw new Error(`create failed: ${res.status} ${JSON.stringify(payload)}`);
   return payload.data as { id: string; url: string };
+}
+
+/**
+ * Asserts a ProblemDetails response: exact status, a problem content type (or `contentType`),
+ * type/title/status/detail, and — when `fields` is given — an `errors` map naming exactly those
+ * fields, each with at least one message. Returns the parsed body.
+ */
+export async function expectProblem(
+  res: Response,
+  status: number,
+  fields?: string[],
+  contentType = "application/problem+json",
+) {
+  const text = await res.text();
+  expect(res.status, text).toBe(status);
+  expect(res.headers.get("content-type")?.split(";")[0]).toBe(contentType);
+  const body = JSON.parse(text);
+  expect(typeof body.type).toBe("string");
+  expect(body.type.length).toBeGreaterThan(0);
+  expect(typeof body.title).toBe("string");
+  expect(body.title.length).toBeGreaterThan(0);
+  expect(body.status).toBe(status);
+  expect(typeof body.detail).toBe("string");
+  expect(body.detail.length).toBeGreaterThan(0);
+  if (fields) {
+    expect(Object.keys(body.errors ?? {}).sort()).toEqual([...fields].sort());
+    for (const f of fields) {
+      expect(Array.isArray(body.errors[f])).toBe(true);
+      expect(body.errors[f].length).toBeGreaterThan(0);
+      for (const m of body.errors[f]) expect(typeof m).toBe("string");
+    }
+  }
+  return body;
 }

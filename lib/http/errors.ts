@@ -1,6 +1,18 @@
 /** Field name → messages, as returned in a ProblemDetails' `errors`. */
 export type FieldErrors = Record<string, string[]>;
 
+/**
+ * An empty FieldErrors map without a prototype: field names come from the client, and
+ * `constructor` or `__proto__` must be plain keys, not Object.prototype's members.
+ */
+export function newFieldErrors(): FieldErrors {
+  return Object.create(null) as FieldErrors;
+}
+
+export function addFieldError(errors: FieldErrors, field: string, message: string): void {
+  (errors[field] ??= []).push(message);
+}
+
 export const PROBLEM_TYPES = {
   "validation-error": "Validation failed",
   "malformed-request": "Malformed request",

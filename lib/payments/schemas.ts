@@ -32,7 +32,8 @@ const urlField = z
     } catch {
       return false;
     }
-  }, "must be an absolute http(s) URL");
+  }, "must be an absolute http(s) URL")
+  .meta({ format: "uri" });
 
 const coinList = (type: (typeof CHARGE_TYPES)[number]) => {
   const allowed = coinsOfChargeType(type) as [string, ...string[]];
@@ -40,7 +41,7 @@ const coinList = (type: (typeof CHARGE_TYPES)[number]) => {
     .array(
       z.enum(allowed, {
         error: (issue) =>
-          `${JSON.stringify(issue.input)} is not a ${type} coin; allowed: ${allowed.join(", ")}`,
+          `${typeof issue.input === "string" && issue.input.length <= 40 ? JSON.stringify(issue.input) : "the value"} is not a ${type} coin; allowed: ${allowed.join(", ")}`,
       }),
     )
     .max(COIN_NAMES.length);
@@ -82,25 +83,35 @@ export const CreatePaymentRequestSchema = z
       .string()
       .regex(/^[A-Za-z]{3}$/, "must be a three-letter ISO 4217 code")
       .transform((c) => c.toUpperCase())
-      .refine(isCurrency, "is not an ISO 4217 currency code"),
+      .refine(isCurrency, "is not an ISO 4217 currency code")
+      .meta({ description: "ISO 4217 currency code of the amount (case-insensitive)." }),
     amount: z
       .number({ error: "must be a number" })
       .min(MIN_AMOUNT, `must be at least ${MIN_AMOUNT}`)
-      .max(MAX_AMOUNT, `must be at most ${MAX_AMOUNT}`),
-    name: z.string().max(200, "must be at most 200 characters").optional(),
-    description: z.string().max(1000, "must be at most 1000 characters").optional(),
-    customerEmail: z.email("must be an email address").max(320).optional(),
-    customerIp: z.union([z.ipv4(), z.ipv6()], { error: "must be an IPv4 or IPv6 address" }).optional(),
-    customerUserAgent: z.string().max(1024, "must be at most 1024 characters").optional(),
-    redirectUrl: urlField.optional(),
-    notifyUrl: urlField.optional(),
+      .max(MAX_AMOUNT, `must be at most ${MAX_AMOUNT}`)
+      .meta({ description: "Amount in the chosen currency, with at most the currency's number of decimals." }),
+    name: z.string().max(200, "must be at most 200 characters").optional().meta({ description: "Display name shown to the customer on checkout." }),
+    description: z.string().max(1000, "must be at most 1000 characters").optional().meta({ description: "Internal description, hidden from customers." }),
+    customerEmail: z.email("must be an email address").max(320).optional().meta({ description: "Used for receipts and status updates." }),
+    customerIp: z
+      .union([z.ipv4(), z.ipv6()], { error: "must be an IPv4 or IPv6 address" })
+      .optional()
+      .meta({ description: "The customer's IP address; detected from the checkout page visit when omitted." }),
+    customerUserAgent: z
+      .string()
+      .max(1024, "must be at most 1024 characters")
+      .optional()
+      .meta({ description: "The customer's browser user agent; detected from the checkout page visit when omitted." }),
+    redirectUrl: urlField.optional().meta({ description: "Where the customer is sent after payment. Without it the customer stays on the checkout page." }),
+    notifyUrl: urlField.optional().meta({ description: "Webhook address for this payment only; overrides the business default." }),
     metadata: MetadataSchema.optional(),
-    paymentMethods: PaymentMethodsSchema.optional(),
+    paymentMethods: PaymentMethodsSchema.optional().meta({ description: "Restricts the coins offered. When omitted, every coin enabled for the business is offered." }),
     feeTransfers: z
       .array(FeeTransferSchema)
       .max(10, "at most 10 fee transfers")
       .refine((f) => f.reduce((s, t) => s + t.percent, 0) <= 100, "percentages add up to more than 100")
-      .optional(),
+      .optional()
+      .meta({ description: "Fee transfer configuration: shares of the settled amount for other businesses, at most 100% in total." }),
   })
   .superRefine((body, ctx) => {
     const digits = minorUnits(body.currency);
@@ -116,11 +127,19 @@ export const CreatePaymentRequestSchema = z
 export type CreatePaymentRequest = z.infer<typeof CreatePaymentRequestSchema>;
 
 export const CreateResultSchema = z
-  .strictObject({ id: z.uuid(), url: z.string().meta({ description: "Hosted checkout URL" }) })
+  .strictObject({
+    id: z.uuid().meta({ description: "Payment identifier." }),
+    url: z.string().meta({ description: "Hosted checkout URL to redirect the customer to." }),
+  })
   .meta({ id: "CreatePaymentResult" });
 
 export const NoteRequestSchema = z
-  .strictObject({ note: z.string({ error: "must be a string" }).max(256, "must be at most 256 characters") })
+  .strictObject({
+    note: z
+      .string({ error: "must be a string" })
+      .max(256, "must be at most 256 characters")
+      .meta({ description: "The internal note; replaces any previous one. Visible only to the business team." }),
+  })
   .meta({ id: "UpdateNoteRequest" });
 
 // ---- the Payment record (output): exactly the spec's fields, nothing else ----
@@ -181,25 +200,25 @@ export const ContractChargeSchema = z.strictObject(chargeFields).meta({ id: "Con
 
 export const PaymentSchema = z
   .strictObject({
-    id: z.uuid(),
-    name: z.string().nullable(),
-    description: z.string().nullable(),
-    endAmount: z.number(),
-    prePaymentAmount: z.number(),
-    currency: z.string().nullable(),
+    id: z.uuid().meta({ description: "Payment identifier." }),
+    name: z.string().nullable().meta({ description: "Display name." }),
+    description: z.string().nullable().meta({ description: "Internal description." }),
+    endAmount: z.number().meta({ format: "double", description: "Final payment amount, in `currency`." }),
+    prePaymentAmount: z.number().meta({ format: "double", description: "The amount requested at creation, in `currency`." }),
+    currency: z.string().nullable().meta({ description: "ISO 4217 code." }),
     status: PaymentStatusSchema,
     createdAt: dateTime,
-    expiresAt: dateTime,
-    timeline: z.array(TimelineEntrySchema).nullable(),
+    expiresAt: dateTime.meta({ description: "When an unpaid payment expires." }),
+    timeline: z.array(TimelineEntrySchema).nullable().meta({ description: "Status change history, oldest first." }),
     customer: CustomerSchema.optional(),
-    metadata: z.record(z.string(), z.string()).nullable().optional(),
-    selectedPaymentMethod: PaymentMethodSchema.optional(),
-    platformCryptoCharge: CryptoChargeSchema.optional(),
-    contractCharge: ContractChargeSchema.optional(),
-    platformFee: z.number().nullable().optional(),
-    note: z.string().nullable().optional(),
-    onBehalfOfBusinessId: z.number().int().optional(),
-    netAmountUsd: z.number().optional(),
+    metadata: z.record(z.string(), z.string()).nullable().optional().meta({ description: "The pairs attached at creation." }),
+    selectedPaymentMethod: PaymentMethodSchema.optional().meta({ description: "Method chosen by the customer." }),
+    platformCryptoCharge: CryptoChargeSchema.optional().meta({ description: "Present once the customer has selected a PLATFORM_CRYPTO coin." }),
+    contractCharge: ContractChargeSchema.optional().meta({ description: "Present once the customer has selected a CONTRACT_CRYPTO or CONTRACT_TRX coin." }),
+    platformFee: z.number().nullable().optional().meta({ format: "double", description: "Fee amount, in `currency`." }),
+    note: z.string().nullable().optional().meta({ description: "Internal note." }),
+    onBehalfOfBusinessId: z.number().int().optional().meta({ format: "int64" }),
+    netAmountUsd: z.number().optional().meta({ format: "double", description: "Net amount (after the fee) in USD." }),
   })
   .meta({ id: "Payment" });
 export type PaymentRecord = z.infer<typeof PaymentSchema>;

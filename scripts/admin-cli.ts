@@ -1,0 +1,221 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+
+/**
+ * `npm run admin -- <command>`: a small CLI over the admin API (design §4). `buildRequest` maps
+ * the arguments to one HTTP request without touching the network; `run` sends it and prints.
+ */
+
+export const HELP = `Usage: npm run admin -- <command> [options]
+
+Commands:
+  business create --name N [settings] [--parent ID]   create a business (prints its API key and webhook secret)
+  business get ID                                     show a business's settings
+  business update ID [settings]                       change settings
+  key create BUSINESS_ID [--for ID,ID] [--expires-in S]   issue an API key (shown once)
+  key list BUSINESS_ID                                list API keys
+  key revoke BUSINESS_ID KEY_ID                       revoke an API key
+  webhook-secret rotate BUSINESS_ID                   replace the webhook signing secret
+  help                                                show this help
+
+Settings:
+  --name N              display name
+  --mode test|live      test (default) pays on a simulated chain; live uses real chains
+  --webhook-url U       default webhook address ("" clears it)
+  --lifetime S          payment lifetime in seconds (5 … 604800, default 3600)
+  --coins A,B           enabled coins, e.g. BITCOIN,ETHEREUM (default: every coin the mode can serve)
+  --fee P               platform fee in percent
+  --tolerance P         underpayment tolerance in percent
+
+Environment:
+  BASE_URL      the service (default http://localhost:3000)
+  ADMIN_TOKEN   the admin token (default: adminToken in $DATA_DIR/secrets.json, DATA_DIR=./.data)`;
+
+export type ApiRequest = { method: "GET" | "POST" | "PATCH" | "DELETE"; path: string; body?: Record<string, unknown> };
+
+export class UsageError extends Error {}
+
+/** The environment variables the CLI reads: BASE_URL, ADMIN_TOKEN, DATA_DIR. */
+export type Env = Record<string, string | undefined>;
+
+const SETTINGS = {
+  name: { type: "string" },
+  mode: { type: "string" },
+  "webhook-url": { type: "string" },
+  lifetime: { type: "string" },
+  coins: { type: "string" },
+  fee: { type: "string" },
+  tolerance: { type: "string" },
+} as const;
+const KEY_OPTIONS = { for: { type: "string" }, "expires-in": { type: "string" } } as const;
+
+type StringOptions = Record<string, { type: "string" }>;
+
+function parse(args: string[], options: StringOptions, ids: string[]) {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (e) {
+    throw new UsageError((e as Error).message.split("\n")[0]);
+  }
+  if (parsed.positionals.length !== ids.length) {
+    const want = ids.length ? ids.join(" ") : "no arguments";
+    throw new UsageError(`expected ${want}, got ${parsed.positionals.length ? parsed.positionals.join(" ") : "none"}`);
+  }
+  return { values: parsed.values as Record<string, string | undefined>, positionals: parsed.positionals };
+}
+
+function id(value: string, what: string): string {
+  if (!/^[1-9][0-9]*$/.test(value)) throw new UsageError(`${what} must be a positive integer, got "${value}"`);
+  return value;
+}
+
+function num(value: string | undefined, flag: string, integer = false): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (value.trim() === "" || !Number.isFinite(n) || (integer && !Number.isInteger(n))) {
+    throw new UsageError(`--${flag} must be ${integer ? "a whole number" : "a number"}, got "${value}"`);
+  }
+  return n;
+}
+
+const list = (value: string) => value.split(",").map((s) => s.trim()).filter(Boolean);
+
+/** The settings flags as an admin API body; only the flags given appear. */
+function settingsBody(v: Record<string, string | undefined>): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    name: v.name,
+    mode: v.mode,
+    webhookUrl: v["webhook-url"] === "" ? null : v["webhook-url"],
+    paymentLifetimeSeconds: num(v.lifetime, "lifetime", true),
+    enabledCoins: v.coins === undefined ? undefined : list(v.coins),
+    feePercent: num(v.fee, "fee"),
+    underpaymentTolerancePercent: num(v.tolerance, "tolerance"),
+  };
+  return Object.fromEntries(Object.entries(body).filter(([, x]) => x !== undefined));
+}
+
+/** Arguments → the admin API request they stand for, or "help". Throws UsageError. */
+export function buildRequest(argv: string[]): ApiRequest | "help" {
+  const [group, action, ...rest] = argv;
+  if (!group || ["help", "--help", "-h"].includes(group) || argv.includes("--help") || argv.includes("-h")) return "help";
+  const command = `${group} ${action ?? ""}`.trim();
+  const base = "/admin/v1/businesses";
+  switch (command) {
+    case "business create": {
+      const { values } = parse(rest, { ...SETTINGS, parent: { type: "string" } }, []);
+      if (!values.name) throw new UsageError("business create needs --name");
+      const body = settingsBody(values);
+      if (values.parent !== undefined) body.parentBusinessId = Number(id(values.parent, "--parent"));
+      return { method: "POST", path: base, body };
+    }
+    case "business get": {
+      const { positionals } = parse(rest, {}, ["ID"]);
+      return { method: "GET", path: `${base}/${id(positionals[0], "ID")}` };
+    }
+    case "business update": {
+      const { values, positionals } = parse(rest, SETTINGS, ["ID"]);
+      const body = settingsBody(values);
+      if (Object.keys(body).length === 0) throw new UsageError("business update needs at least one setting to change");
+      return { method: "PATCH", path: `${base}/${id(positionals[0], "ID")}`, body };
+    }
+    case "key create": {
+      const { values, positionals } = parse(rest, KEY_OPTIONS, ["BUSINESS_ID"]);
+      const body: Record<string, unknown> = {};
+      if (values.for !== undefined) body.businessIds = list(values.for).map((x) => Number(id(x, "--for")));
+      if (values["expires-in"] !== undefined) body.expiresInSeconds = num(values["expires-in"], "expires-in", true);
+      return { method: "POST", path: `${base}/${id(positionals[0], "BUSINESS_ID")}/api-keys`, body };
+    }
+    case "key list": {
+      const { positionals } = parse(rest, {}, ["BUSINESS_ID"]);
+      return { method: "GET", path: `${base}/${id(positionals[0], "BUSINESS_ID")}/api-keys` };
+    }
+    case "key revoke": {
+      const { positionals } = parse(rest, {}, ["BUSINESS_ID", "KEY_ID"]);
+      const [business, key] = positionals;
+      return { method: "DELETE", path: `${base}/${id(business, "BUSINESS_ID")}/api-keys/${encodeURIComponent(key)}` };
+    }
+    case "webhook-secret rotate": {
+      const { positionals } = parse(rest, {}, ["BUSINESS_ID"]);
+      return { method: "POST", path: `${base}/${id(positionals[0], "BUSINESS_ID")}/webhook-secret/rotate` };
+    }
+    default:
+      throw new UsageError(`unknown command "${argv.join(" ")}"`);
+  }
+}
+
+/** ADMIN_TOKEN, else the token the embedded quick start stored in $DATA_DIR/secrets.json. */
+export function adminToken(env: Env): string | undefined {
+  if (env.ADMIN_TOKEN) return env.ADMIN_TOKEN;
+  try {
+    const file = path.join(env.DATA_DIR || "./.data", "secrets.json");
+    const token = (JSON.parse(readFileSync(file, "utf8")) as { adminToken?: unknown }).adminToken;
+    return typeof token === "string" ? token : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+type Io = { env: Env; out: (s: string) => void; err: (s: string) => void };
+
+/** A ProblemDetails (or any other failed response) as a few readable lines. */
+export function describeFailure(status: number, body: unknown): string {
+  if (!body || typeof body !== "object") return `Error: HTTP ${status}${body ? `: ${String(body).slice(0, 500)}` : ""}`;
+  const p = body as { title?: string; detail?: string; errors?: Record<string, string[]> };
+  const lines = [`Error ${status}: ${p.title ?? "request failed"}`];
+  if (p.detail) lines.push(`  ${p.detail}`);
+  for (const [field, messages] of Object.entries(p.errors ?? {})) lines.push(`  - ${field}: ${messages.join("; ")}`);
+  return lines.join("\n");
+}
+
+/** Runs one CLI invocation; resolves to the exit code (0 ok, 1 failed request, 2 usage). */
+export async function run(argv: string[], io: Io): Promise<number> {
+  let req: ApiRequest | "help";
+  try {
+    req = buildRequest(argv);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    io.err(`${e.message}\nRun \`npm run admin -- help\` for usage.`);
+    return 2;
+  }
+  if (req === "help") {
+    io.out(HELP);
+    return 0;
+  }
+  const token = adminToken(io.env);
+  if (!token) {
+    io.err("No admin token: set ADMIN_TOKEN, or run from the project directory after the first `npm start` (it stores the token in $DATA_DIR/secrets.json).");
+    return 1;
+  }
+  const baseUrl = (io.env.BASE_URL || "http://localhost:3000").replace(/\/+$/, "");
+  let res: Response;
+  try {
+    res = await fetch(baseUrl + req.path, {
+      method: req.method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        accept: "application/json",
+        ...(req.body && { "content-type": "application/json" }),
+      },
+      body: req.body && JSON.stringify(req.body),
+    });
+  } catch (e) {
+    const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+    io.err(`Cannot reach the service at ${baseUrl} (${cause?.code ?? cause?.message ?? (e as Error).message}). Is it running? Start it with \`npm start\`, or set BASE_URL.`);
+    return 1;
+  }
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // not JSON: shown as text below
+  }
+  if (!res.ok) {
+    io.err(describeFailure(res.status, body));
+    return 1;
+  }
+  io.out(JSON.stringify((body as { data?: unknown })?.data ?? body, null, 2));
+  return 0;
+}

@@ -1,0 +1,8 @@
+/** `npm run admin -- <command>`: see scripts/admin-cli.ts, or `npm run admin -- help`. */
+import { run } from "./admin-cli";
+
+process.exitCode = await run(process.argv.slice(2), {
+  env: process.env,
+  out: (s) => console.log(s),
+  err: (s) => console.error(s),
+});

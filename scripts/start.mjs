@@ -1,0 +1,89 @@
+#!/usr/bin/env node
+/**
+ * `npm start`: runs the production server (`next start`) on PORT (default 3000), building
+ * first when there is no build yet or a source file is newer than the last build. Signals are
+ * forwarded to the server, and its exit code becomes ours. Plain Node, no dependencies.
+ */
+import { spawn } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { constants } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
+const buildId = path.join(root, ".next", "BUILD_ID");
+/** What the build is made of: a change to any of these makes the build stale. */
+const SOURCES = [
+  "app", "lib", "db", "components", "inngest",
+  "proxy.ts", "instrumentation.ts", "next.config.ts", "package-lock.json", "tsconfig.json", "postcss.config.mjs",
+];
+const SKIP_DIRS = new Set(["node_modules", ".next", ".git"]);
+const isTestFile = (name) => /\.(test|spec)\.[cm]?[jt]sx?$/.test(name);
+
+/** The first source file modified after `since` (ms), or undefined. */
+function newerFile(entry, since) {
+  let stat;
+  try {
+    stat = statSync(entry);
+  } catch {
+    return undefined; // listed but absent (e.g. no components/ yet)
+  }
+  if (!stat.isDirectory()) return stat.mtimeMs > since ? entry : undefined;
+  for (const d of readdirSync(entry, { withFileTypes: true })) {
+    if (d.isDirectory() && SKIP_DIRS.has(d.name)) continue;
+    if (d.isFile() && isTestFile(d.name)) continue;
+    const hit = newerFile(path.join(entry, d.name), since);
+    if (hit) return hit;
+  }
+  return undefined;
+}
+
+function buildReason() {
+  if (!existsSync(buildId)) return "no build found in .next";
+  const since = statSync(buildId).mtimeMs;
+  for (const source of SOURCES) {
+    const hit = newerFile(path.join(root, source), since);
+    if (hit) return `${path.relative(root, hit)} changed since the last build`;
+  }
+  return undefined;
+}
+
+/** Runs `next <args>` with inherited stdio, forwarding SIGINT/SIGTERM; resolves to an exit code. */
+function runNext(args) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [nextBin, ...args], { cwd: root, stdio: "inherit", env: process.env });
+    const forward = (signal) => child.kill(signal);
+    const signals = ["SIGINT", "SIGTERM"];
+    for (const s of signals) process.on(s, forward);
+    const done = (code) => {
+      for (const s of signals) process.off(s, forward);
+      resolve(code);
+    };
+    child.on("error", (err) => {
+      console.error(`Could not run ${nextBin}: ${err.message}. Did you run \`npm install\`?`);
+      done(1);
+    });
+    child.on("exit", (code, signal) => done(code ?? 128 + (constants.signals[signal] ?? 0)));
+  });
+}
+
+async function main() {
+  if (!existsSync(nextBin)) {
+    console.error("Next.js is not installed: run `npm install` first.");
+    return 1;
+  }
+  const port = process.env.PORT || "3000";
+  const reason = buildReason();
+  if (reason) {
+    console.log(`Building (${reason})…`);
+    const code = await runNext(["build"]);
+    if (code !== 0) {
+      console.error(`The build failed (exit code ${code}); not starting the server.`);
+      return code;
+    }
+  }
+  return runNext(["start", "-p", port]);
+}
+
+process.exitCode = await main();

@@ -1,0 +1,183 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { adminToken as cliAdminToken, buildRequest, describeFailure, run, UsageError, type Env } from "@/scripts/admin-cli";
+import { adminToken, request } from "./helpers";
+
+const B = "/admin/v1/businesses";
+
+describe("admin CLI: arguments → request", () => {
+  it.each([
+    [["business", "create", "--name", "Shop"], { method: "POST", path: B, body: { name: "Shop" } }],
+    [
+      ["business", "create", "--name", "Shop EU", "--mode", "live", "--webhook-url", "https://shop.example/hooks",
+        "--lifetime", "1800", "--coins", "BITCOIN, ETHEREUM,", "--fee", "1.5", "--tolerance", "0.5", "--parent", "7"],
+      {
+        method: "POST",
+        path: B,
+        body: {
+          name: "Shop EU",
+          mode: "live",
+          webhookUrl: "https://shop.example/hooks",
+          paymentLifetimeSeconds: 1800,
+          enabledCoins: ["BITCOIN", "ETHEREUM"],
+          feePercent: 1.5,
+          underpaymentTolerancePercent: 0.5,
+          parentBusinessId: 7,
+        },
+      },
+    ],
+    [["business", "get", "12"], { method: "GET", path: `${B}/12` }],
+    [["business", "update", "12", "--name=New name", "--lifetime", "60"], { method: "PATCH", path: `${B}/12`, body: { name: "New name", paymentLifetimeSeconds: 60 } }],
+    [["business", "update", "12", "--webhook-url", ""], { method: "PATCH", path: `${B}/12`, body: { webhookUrl: null } }],
+    [["key", "create", "3"], { method: "POST", path: `${B}/3/api-keys`, body: {} }],
+    [["key", "create", "3", "--for", "3,4", "--expires-in", "86400"], { method: "POST", path: `${B}/3/api-keys`, body: { businessIds: [3, 4], expiresInSeconds: 86400 } }],
+    [["key", "list", "3"], { method: "GET", path: `${B}/3/api-keys` }],
+    [["key", "revoke", "3", "key_abc-D_1"], { method: "DELETE", path: `${B}/3/api-keys/key_abc-D_1` }],
+    [["key", "revoke", "3", "../../x"], { method: "DELETE", path: `${B}/3/api-keys/..%2F..%2Fx` }],
+    [["webhook-secret", "rotate", "3"], { method: "POST", path: `${B}/3/webhook-secret/rotate` }],
+  ])("%j", (argv, expected) => {
+    expect(buildRequest(argv)).toEqual(expected);
+  });
+
+  it.each([[[]], [["help"]], [["--help"]], [["key", "create", "-h"]]])("%j → help", (argv) => {
+    expect(buildRequest(argv)).toBe("help");
+  });
+
+  it.each([
+    [["bogus"], /unknown command "bogus"/],
+    [["business"], /unknown command/],
+    [["business", "create"], /needs --name/],
+    [["business", "create", "--name", "A", "--colour", "red"], /Unknown option '--colour'/],
+    [["business", "create", "--name"], /argument missing/],
+    [["business", "create", "--name", "A", "--lifetime", "1.5"], /--lifetime must be a whole number, got "1.5"/],
+    [["business", "create", "--name", "A", "--fee", "lots"], /--fee must be a number/],
+    [["business", "create", "--name", "A", "--parent", "0"], /--parent must be a positive integer/],
+    [["business", "create", "--name", "A", "extra"], /expected no arguments, got extra/],
+    [["business", "get"], /expected ID, got none/],
+    [["business", "get", "abc"], /ID must be a positive integer, got "abc"/],
+    [["business", "update", "1"], /at least one setting/],
+    [["business", "update", "1", "--parent", "2"], /Unknown option '--parent'/],
+    [["key", "create", "1", "--for", "1,x"], /--for must be a positive integer, got "x"/],
+    [["key", "list", "1", "--name", "x"], /Unknown option '--name'/],
+    [["key", "revoke", "1"], /expected BUSINESS_ID KEY_ID, got 1/],
+  ])("%j → usage error", (argv, message) => {
+    expect(() => buildRequest(argv)).toThrow(UsageError);
+    expect(() => buildRequest(argv)).toThrow(message);
+  });
+});
+
+describe("admin CLI: token and error output", () => {
+  it("reads the admin token from ADMIN_TOKEN, else from $DATA_DIR/secrets.json", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "admin-cli-"));
+    writeFileSync(path.join(dir, "secrets.json"), JSON.stringify({ adminToken: "adm_from_file", apiKeySecret: "x" }));
+    expect(cliAdminToken({ DATA_DIR: dir })).toBe("adm_from_file");
+    expect(cliAdminToken({ DATA_DIR: dir, ADMIN_TOKEN: "adm_from_env" })).toBe("adm_from_env");
+    expect(cliAdminToken({ DATA_DIR: path.join(dir, "missing") })).toBeUndefined();
+  });
+
+  it("prints a ProblemDetails with its field errors", () => {
+    const text = describeFailure(400, {
+      title: "Validation failed",
+      status: 400,
+      detail: "Request validation failed. name: must not be empty",
+      errors: { name: ["must not be empty"], "enabledCoins[0]": ["bad", "worse"] },
+    });
+    expect(text).toBe(
+      "Error 400: Validation failed\n  Request validation failed. name: must not be empty\n  - name: must not be empty\n  - enabledCoins[0]: bad; worse",
+    );
+    expect(describeFailure(502, "<html>Bad gateway</html>")).toBe("Error: HTTP 502: <html>Bad gateway</html>");
+  });
+});
+
+/** Runs the CLI and collects what it prints. */
+async function cli(argv: string[], env: Env) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await run(argv, { env, out: (s) => out.push(s), err: (s) => err.push(s) });
+  return { code, out: out.join("\n"), err: err.join("\n") };
+}
+
+describe("admin CLI against the admin API over HTTP", () => {
+  // A real HTTP server whose requests go to the app's admin route handlers (test/helpers.ts).
+  let server: Server;
+  let env: Env;
+  beforeAll(async () => {
+    server = createServer(async (req, res) => {
+      const chunks: Buffer[] = [];
+      for await (const c of req) chunks.push(c as Buffer);
+      const headers: Record<string, string> = {};
+      for (const h of ["authorization", "content-type", "accept"]) if (req.headers[h]) headers[h] = String(req.headers[h]);
+      const r = await request(req.method!, req.url!, { headers, rawBody: chunks.length ? Buffer.concat(chunks) : undefined });
+      res.writeHead(r.status, Object.fromEntries(r.headers));
+      res.end(Buffer.from(await r.arrayBuffer()));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    env = { BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, ADMIN_TOKEN: adminToken() };
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it("creates a business, updates it, and manages its keys and webhook secret", async () => {
+    const created = await cli(["business", "create", "--name", "CLI shop", "--coins", "BITCOIN,ETHEREUM", "--fee", "2"], env);
+    expect(created).toMatchObject({ code: 0, err: "" });
+    const business = JSON.parse(created.out);
+    expect(business).toMatchObject({ name: "CLI shop", mode: "test", enabledCoins: ["BITCOIN", "ETHEREUM"], feePercent: 2 });
+    expect(business.apiKey).toMatch(/^eyJ/);
+    expect(business.webhookSecret).toMatch(/^whsec_/);
+    const id = String(business.businessId);
+
+    const updated = await cli(["business", "update", id, "--lifetime", "900", "--webhook-url", "http://localhost:9/hook"], env);
+    expect(JSON.parse(updated.out)).toMatchObject({ paymentLifetimeSeconds: 900, webhookUrl: "http://localhost:9/hook" });
+    expect(JSON.parse((await cli(["business", "get", id], env)).out)).toMatchObject({ businessId: Number(id), paymentLifetimeSeconds: 900 });
+
+    const key = JSON.parse((await cli(["key", "create", id, "--expires-in", "3600"], env)).out);
+    expect(key).toMatchObject({ keyId: expect.stringMatching(/^key_/), businessIds: [Number(id)] });
+    const listed = JSON.parse((await cli(["key", "list", id], env)).out) as { keyId: string }[];
+    expect(listed.map((k) => k.keyId)).toEqual(expect.arrayContaining([business.keyId, key.keyId]));
+    const revoked = JSON.parse((await cli(["key", "revoke", id, key.keyId], env)).out);
+    expect(revoked).toMatchObject({ keyId: key.keyId, revokedAt: expect.any(String) });
+
+    const rotated = JSON.parse((await cli(["webhook-secret", "rotate", id], env)).out);
+    expect(rotated.webhookSecret).toMatch(/^whsec_/);
+    expect(rotated.webhookSecret).not.toBe(business.webhookSecret);
+  });
+
+  it("prints a validation error's fields to stderr and exits 1", async () => {
+    const r = await cli(["business", "create", "--name", "X", "--lifetime", "1", "--coins", "DOGECOIN"], env);
+    expect(r.code).toBe(1);
+    expect(r.out).toBe("");
+    expect(r.err).toContain("Error 400: Validation failed");
+    expect(r.err).toContain("- paymentLifetimeSeconds: must be at least 5");
+    expect(r.err).toMatch(/- enabledCoins\[0\]: /);
+  });
+
+  it("reports 404 and a wrong admin token", async () => {
+    const missing = await cli(["business", "get", "987654321"], env);
+    expect(missing).toMatchObject({ code: 1, err: "Error 404: Not found\n  No business 987654321 exists." });
+    const wrong = await cli(["key", "list", "1"], { ...env, ADMIN_TOKEN: "adm_wrong_token_0123456789" });
+    expect(wrong).toMatchObject({ code: 1, err: expect.stringContaining("Error 401: Unauthorized") });
+  });
+
+  it("says so when no admin token can be found, or the server cannot be reached", async () => {
+    const noToken = await cli(["key", "list", "1"], { BASE_URL: env.BASE_URL, DATA_DIR: path.join(tmpdir(), "no-such-dir-xyz") });
+    expect(noToken).toMatchObject({ code: 1, err: expect.stringContaining("No admin token") });
+
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const down = await cli(["key", "list", "1"], { ...env, BASE_URL: `http://127.0.0.1:${port}` });
+    expect(down.code).toBe(1);
+    expect(down.err).toBe(
+      `Cannot reach the service at http://127.0.0.1:${port} (ECONNREFUSED). Is it running? Start it with \`npm start\`, or set BASE_URL.`,
+    );
+  });
+
+  it("prints help without a token or a server, and exits 2 on a usage error", async () => {
+    expect(await cli(["help"], {})).toMatchObject({ code: 0, out: expect.stringContaining("business create --name N") });
+    expect(await cli(["key", "list"], {})).toMatchObject({ code: 2, err: expect.stringContaining("expected BUSINESS_ID, got none") });
+  });
+});

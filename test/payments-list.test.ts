@@ -1,0 +1,578 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import { getDb } from "@/db/client";
+import { payments } from "@/db/schema";
+import { PaymentListSchema } from "@/lib/payments/schemas";
+import { adminToken, createPayment, json, newBusiness, paymentsPath, request } from "./helpers";
+
+/**
+ * D1: GET /v1/businesses/{businessId}/payments — response shape, order, pagination and every
+ * filter, through the real route handler against the real database.
+ */
+
+type Biz = Awaited<ReturnType<typeof newBusiness>>;
+type Item = { id: string; createdAt: string; status: string; prePaymentAmount: number; onBehalfOfBusinessId?: number };
+type Page = { items: Item[]; pageNumber: number; pageSize: number; totalCount: number; totalPages: number };
+
+async function list(b: Biz, query = "", key = b.apiKey): Promise<Response> {
+  return request("GET", `${paymentsPath(b.businessId)}${query}`, { key });
+}
+
+async function listOk(b: Biz, query = "", key = b.apiKey): Promise<Page> {
+  const res = await list(b, query, key);
+  const body = await json(res);
+  expect(res.status, JSON.stringify(body)).toBe(200);
+  expect(body.message).toBeNull();
+  expect(body.errors).toBeNull();
+  return body.data as Page;
+}
+
+async function ids(b: Biz, query = "", key = b.apiKey): Promise<string[]> {
+  return (await listOk(b, query, key)).items.map((p) => p.id);
+}
+
+/** A 400 ProblemDetails whose `errors` names `field` (and whose detail mentions it). */
+async function expect400(b: Biz, query: string, field: string) {
+  const res = await list(b, query);
+  const body = await json(res);
+  expect(res.status, JSON.stringify(body)).toBe(400);
+  expect(res.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+  expect(body).toMatchObject({ type: expect.any(String), title: expect.any(String), status: 400, detail: expect.any(String) });
+  expect(Object.keys(body.errors ?? {}), JSON.stringify(body)).toContain(field);
+  expect(body.detail).toContain(field);
+  return body;
+}
+
+/** Fixture-only direct writes: the API has no way (yet) to set these columns. */
+async function setColumns(id: string, values: Partial<typeof payments.$inferInsert>) {
+  const db = await getDb();
+  await db.update(payments).set(values).where(eq(payments.id, id));
+}
+
+async function setNote(b: Biz, id: string, note: string) {
+  const res = await request("PUT", `${paymentsPath(b.businessId)}/${id}/note`, { key: b.apiKey, body: { note } });
+  expect(res.status).toBe(200);
+}
+
+const T0 = Date.parse("2025-03-01T10:00:00.000Z");
+const at = (ms: number) => new Date(T0 + ms);
+const q = (params: Record<string, string | number>) =>
+  "?" + new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString();
+
+describe("list response shape and order", () => {
+  let b: Biz;
+  const created: string[] = [];
+
+  beforeAll(async () => {
+    b = await newBusiness();
+    for (let i = 0; i < 3; i++) {
+      const p = await createPayment(b, {
+        currency: "USD",
+        amount: 10 + i,
+        name: `Item ${i}`,
+        description: `desc ${i}`,
+        customerEmail: `buyer${i}@example.com`,
+        customerIp: "203.0.113.7",
+        metadata: { order: String(i) },
+      });
+      created.push(p.id);
+    }
+  });
+
+  it("returns { items, pageNumber, pageSize, totalCount, totalPages } in the envelope", async () => {
+    const data = await listOk(b);
+    expect(Object.keys(data).sort()).toEqual(["items", "pageNumber", "pageSize", "totalCount", "totalPages"]);
+    expect(data).toMatchObject({ pageNumber: 1, pageSize: 20, totalCount: 3, totalPages: 1 });
+    expect(data.items).toHaveLength(3);
+    // Strict schema: items carry exactly the Payment record's fields, nothing else.
+    expect(PaymentListSchema.safeParse(data).success).toBe(true);
+  });
+
+  it("lists each payment exactly as GET /payments/{id} returns it", async () => {
+    const data = await listOk(b);
+    for (const item of data.items) {
+      const res = await request("GET", `${paymentsPath(b.businessId)}/${item.id}`, { key: b.apiKey });
+      expect(res.status).toBe(200);
+      expect(item).toEqual((await json(res)).data);
+    }
+    const first = data.items.find((p) => p.id === created[0])!;
+    expect(first).toMatchObject({
+      name: "Item 0",
+      description: "desc 0",
+      prePaymentAmount: 10,
+      endAmount: 10,
+      currency: "USD",
+      status: "AWAITING_PAYMENT",
+      metadata: { order: "0" },
+      customer: { email: "buyer0@example.com" },
+    });
+    expect(first).not.toHaveProperty("businessId");
+    expect(first).not.toHaveProperty("searchText");
+  });
+
+  it("orders newest first by createdAt, then by id descending", async () => {
+    // Fixture: fix created_at so the order is deterministic. Two payments share a timestamp.
+    await setColumns(created[0], { createdAt: at(2000) });
+    await setColumns(created[1], { createdAt: at(1000) });
+    await setColumns(created[2], { createdAt: at(1000) });
+    const tied = [created[1], created[2]].sort().reverse(); // uuid order = lower-case hex string order
+    expect(await ids(b)).toEqual([created[0], ...tied]);
+    const items = (await listOk(b)).items;
+    expect(items.map((p) => p.createdAt)).toEqual([at(2000), at(1000), at(1000)].map((d) => d.toISOString()));
+  });
+});
+
+describe("pagination", () => {
+  let b: Biz;
+  let expected: string[]; // every payment of b, newest first
+  const N = 45;
+
+  beforeAll(async () => {
+    b = await newBusiness();
+    const made: { id: string; t: number }[] = [];
+    for (let i = 0; i < N; i++) {
+      const { id } = await createPayment(b, { currency: "EUR", amount: 1 + i });
+      // Fixture: distinct creation times, deliberately not in creation order.
+      const t = ((i * 17) % N) * 60_000;
+      await setColumns(id, { createdAt: at(t) });
+      made.push({ id, t });
+    }
+    expected = made.sort((x, y) => y.t - x.t).map((m) => m.id);
+  });
+
+  it("defaults to PageNumber 1 and PageSize 20", async () => {
+    const data = await listOk(b);
+    expect(data).toMatchObject({ pageNumber: 1, pageSize: 20, totalCount: N, totalPages: 3 });
+    expect(data.items.map((p) => p.id)).toEqual(expected.slice(0, 20));
+  });
+
+  it("pages do not overlap and together cover every payment, in order", async () => {
+    const pages: string[][] = [];
+    for (let n = 1; n <= 3; n++) {
+      const data = await listOk(b, q({ PageNumber: n, PageSize: 20 }));
+      expect(data).toMatchObject({ pageNumber: n, pageSize: 20, totalCount: N, totalPages: 3 });
+      pages.push(data.items.map((p) => p.id));
+    }
+    expect(pages.map((p) => p.length)).toEqual([20, 20, 5]);
+    const all = pages.flat();
+    expect(new Set(all).size).toBe(N);
+    expect(all).toEqual(expected);
+  });
+
+  it("computes totalPages for an uneven page size", async () => {
+    const last = await listOk(b, q({ PageNumber: 7, PageSize: 7 }));
+    expect(last).toMatchObject({ pageNumber: 7, pageSize: 7, totalCount: N, totalPages: 7 });
+    expect(last.items.map((p) => p.id)).toEqual(expected.slice(42));
+  });
+
+  it("accepts PageSize 100 (the maximum) and PageSize 1", async () => {
+    const big = await listOk(b, q({ PageSize: 100 }));
+    expect(big).toMatchObject({ pageSize: 100, totalCount: N, totalPages: 1 });
+    expect(big.items.map((p) => p.id)).toEqual(expected);
+    const one = await listOk(b, q({ PageSize: 1, PageNumber: 45 }));
+    expect(one).toMatchObject({ pageNumber: 45, pageSize: 1, totalPages: 45 });
+    expect(one.items.map((p) => p.id)).toEqual([expected[44]]);
+  });
+
+  it("a page past the end is empty and keeps the totals", async () => {
+    const data = await listOk(b, q({ PageNumber: 4, PageSize: 20 }));
+    expect(data).toEqual({ items: [], pageNumber: 4, pageSize: 20, totalCount: N, totalPages: 3 });
+    const far = await listOk(b, q({ PageNumber: 1000 }));
+    expect(far).toMatchObject({ items: [], pageNumber: 1000, totalCount: N, totalPages: 3 });
+  });
+
+  it("a business without payments gets an empty first page", async () => {
+    const empty = await newBusiness();
+    expect(await listOk(empty)).toEqual({ items: [], pageNumber: 1, pageSize: 20, totalCount: 0, totalPages: 0 });
+  });
+
+  it.each([["101"], ["0"], ["-5"], ["2.5"], ["abc"], ["1e400"]])("PageSize=%s → 400", async (v) => {
+    await expect400(b, `?PageSize=${encodeURIComponent(v)}`, "PageSize");
+  });
+
+  it.each([["0"], ["-1"], ["1.5"], ["two"]])("PageNumber=%s → 400", async (v) => {
+    await expect400(b, `?PageNumber=${encodeURIComponent(v)}`, "PageNumber");
+  });
+
+  it("a single-valued parameter given twice → 400", async () => {
+    await expect400(b, "?PageSize=5&pagesize=6", "PageSize");
+  });
+});
+
+describe("query parameter names", () => {
+  let b: Biz;
+  let expected: string[];
+
+  beforeAll(async () => {
+    b = await newBusiness();
+    const made: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const { id } = await createPayment(b);
+      await setColumns(id, { createdAt: at(i * 1000), status: i % 2 ? "COMPLETED" : "AWAITING_PAYMENT" });
+      made.push(id);
+    }
+    expected = made.reverse();
+  });
+
+  it("match case-insensitively", async () => {
+    const data = await listOk(b, "?pagesize=2&PAGENUMBER=2");
+    expect(data).toMatchObject({ pageNumber: 2, pageSize: 2, totalCount: 6, totalPages: 3 });
+    expect(data.items.map((p) => p.id)).toEqual(expected.slice(2, 4));
+    expect(await listOk(b, "?pageSize=3&pageNumber=1")).toMatchObject({ pageSize: 3, pageNumber: 1 });
+    for (const name of ["Statuses", "STATUSES", "statuses"]) {
+      const data2 = await listOk(b, `?${name}=COMPLETED`);
+      expect(data2.totalCount).toBe(3);
+      expect(data2.items.every((p) => p.status === "COMPLETED")).toBe(true);
+    }
+    expect((await listOk(b, `?FROMTIME=${encodeURIComponent(at(4000).toISOString())}`)).totalCount).toBe(2);
+  });
+
+  it("an unknown parameter → 400 naming it", async () => {
+    const body = await expect400(b, "?foo=1", "foo");
+    expect(body.errors.foo[0]).toMatch(/unknown/i);
+    await expect400(b, "?pageSiz=5", "pageSiz");
+    await expect400(b, "?PageSize=5&status=COMPLETED", "status");
+  });
+
+  it("names of Object.prototype members are unknown parameters too, not a server error", async () => {
+    for (const name of ["constructor", "toString", "__proto__", "hasOwnProperty"]) {
+      await expect400(b, `?${name}=1`, name);
+    }
+  });
+});
+
+describe("statuses filter", () => {
+  let b: Biz;
+  const byStatus: Record<string, string> = {};
+
+  beforeAll(async () => {
+    b = await newBusiness();
+    const statuses = ["AWAITING_PAYMENT", "PENDING", "COMPLETED", "EXPIRED", "CANCELLED"] as const;
+    for (const [i, status] of statuses.entries()) {
+      const { id } = await createPayment(b);
+      // Fixture: the status machine has no public trigger yet; set the stored status directly.
+      await setColumns(id, { status, createdAt: at(i * 1000) });
+      byStatus[status] = id;
+    }
+  });
+
+  it("filters on one status", async () => {
+    const data = await listOk(b, "?statuses=COMPLETED");
+    expect(data.totalCount).toBe(1);
+    expect(data.items.map((p) => [p.id, p.status])).toEqual([[byStatus.COMPLETED, "COMPLETED"]]);
+  });
+
+  it("repeated statuses filter on any of them", async () => {
+    const data = await listOk(b, "?statuses=COMPLETED&statuses=EXPIRED&statuses=PENDING");
+    expect(data.totalCount).toBe(3);
+    expect(data.items.map((p) => p.id)).toEqual([byStatus.EXPIRED, byStatus.COMPLETED, byStatus.PENDING]);
+  });
+
+  it("a status nobody has gives an empty list", async () => {
+    expect(await listOk(b, "?statuses=FAILED")).toMatchObject({ items: [], totalCount: 0, totalPages: 0 });
+  });
+
+  it("an unknown status → 400", async () => {
+    const res = await list(b, "?statuses=COMPLETED&statuses=PAID");
+    const body = await json(res);
+    expect(res.status).toBe(400);
+    expect(body).toMatchObject({ status: 400, title: expect.any(String), type: expect.any(String) });
+    expect(Object.keys(body.errors).some((k) => k.startsWith("statuses"))).toBe(true);
+    expect(body.detail).toContain("statuses");
+    expect((await list(b, "?statuses=completed")).status).toBe(400);
+  });
+});
+
+describe("cryptoCoins filter", () => {
+  let b: Biz;
+  let btc: string, eth: string, eth2: string, none: string;
+
+  beforeAll(async () => {
+    b = await newBusiness();
+    [btc, eth, eth2, none] = await Promise.all([0, 1, 2, 3].map(async () => (await createPayment(b)).id));
+    // Fixture: selected_coin is only set by the customer's coin selection on checkout, which does
+    // not exist yet; simulate a selection by writing the column directly.
+    await setColumns(btc, { selectedCoin: "BITCOIN", createdAt: at(4000) });
+    await setColumns(eth, { selectedCoin: "ETHEREUM", createdAt: at(3000) });
+    await setColumns(eth2, { selectedCoin: "ETHEREUM", createdAt: at(2000) });
+    await setColumns(none, { createdAt: at(1000) });
+  });
+
+  it("filters on one coin", async () => {
+    expect(await ids(b, "?cryptoCoins=ETHEREUM")).toEqual([eth, eth2]);
+    expect(await ids(b, "?cryptoCoins=BITCOIN")).toEqual([btc]);
+  });
+
+  it("repeated coins filter on any of them; payments without a selected coin are left out", async () => {
+    const data = await listOk(b, "?cryptoCoins=BITCOIN&cryptoCoins=ETHEREUM");
+    expect(data.totalCount).toBe(3);
+    expect(data.items.map((p) => p.id)).toEqual([btc, eth, eth2]);
+    expect(await ids(b, "?cryptoCoins=MONERO")).toEqual([]);
+    expect(await ids(b)).toEqual([btc, eth, eth2, none]);
+  });
+
+  it("combines with paging", async () => {
+    const data = await listOk(b, "?cryptoCoins=ETHEREUM&PageSize=1&PageNumber=2");
+    expect(data).toMatchObject({ totalCount: 2, totalPages: 2 });
+    expect(data.items.map((p) => p.id)).toEqual([eth2]);
+  });
+
+  it("an unknown coin → 400", async () => {
+    const res = await list(b, "?cryptoCoins=DOGECOIN");
+    const body = await json(res);
+    expect(res.status).toBe(400);
+    expect(body).toMatchObject({ status: 400, type: expect.any(String), title: expect.any(String) });
+    expect(Object.keys(body.errors).some((k) => k.startsWith("cryptoCoins"))).toBe(true);
+    expect(body.detail).toContain("cryptoCoins");
+  });
+});
+
+describe("fromTime / toTime", () => {
+  let b: Biz;
+  let fresh: { id: string; createdAt: string };
+  const fixed: string[] = [];
+
+  beforeAll(async () => {
+    b = await newBusiness();
+    for (let i = 0; i < 3; i++) {
+      const { id } = await createPayment(b);
+      // Fixture: 10:00:00.000, 11:00:00.000, 12:00:00.000 on T0's day.
+      await setColumns(id, { createdAt: at(i * 3_600_000) });
+      fixed.push(id);
+    }
+    // One payment keeps the creation time the service gave it (milliseconds, not a round value).
+    const { id } = await createPayment(b);
+    const res = await request("GET", `${paymentsPath(b.businessId)}/${id}`, { key: b.apiKey });
+    fresh = { id, createdAt: (await json(res)).data.createdAt };
+  });
+
+  it("both bounds are inclusive at the precision the API returns", async () => {
+    const t = encodeURIComponent(fresh.createdAt);
+    expect(await ids(b, `?fromTime=${t}`)).toEqual([fresh.id]);
+    expect(await ids(b, `?fromTime=${t}&toTime=${t}`)).toEqual([fresh.id]);
+    expect(await ids(b, `?toTime=${t}`)).toEqual([fresh.id, fixed[2], fixed[1], fixed[0]]);
+    const after = encodeURIComponent(new Date(Date.parse(fresh.createdAt) + 1).toISOString());
+    const before = encodeURIComponent(new Date(Date.parse(fresh.createdAt) - 1).toISOString());
+    expect(await ids(b, `?fromTime=${after}`)).toEqual([]);
+    expect(await ids(b, `?toTime=${before}`)).toEqual([fixed[2], fixed[1], fixed[0]]);
+  });
+
+  it("filters a closed range of fixed times", async () => {
+    const from = at(3_600_000).toISOString(); // exactly fixed[1]
+    const to = at(2 * 3_600_000).toISOString(); // exactly fixed[2]
+    expect(await ids(b, q({ fromTime: from, toTime: to }))).toEqual([fixed[2], fixed[1]]);
+    expect(await ids(b, q({ fromTime: from, toTime: from }))).toEqual([fixed[1]]);
+    expect(await ids(b, q({ fromTime: at(1).toISOString(), toTime: at(3_599_999).toISOString() }))).toEqual([]);
+    expect((await listOk(b, q({ fromTime: from, toTime: to }))).totalCount).toBe(2);
+  });
+
+  it("honours UTC offsets and second-precision timestamps", async () => {
+    // 2025-03-01T12:00:00+01:00 = 11:00:00Z = fixed[1]
+    expect(await ids(b, q({ fromTime: "2025-03-01T12:00:00+01:00", toTime: "2025-03-01T12:00:00+01:00" }))).toEqual([fixed[1]]);
+    expect(await ids(b, q({ fromTime: "2025-03-01T10:00:00Z", toTime: "2025-03-01T11:00:00Z" }))).toEqual([fixed[1], fixed[0]]);
+  });
+
+  it("fromTime after toTime → 400", async () => {
+    await expect400(b, q({ fromTime: at(1000).toISOString(), toTime: at(0).toISOString() }), "toTime");
+  });
+
+  it.each([["yesterday"], ["2025-13-01T00:00:00Z"], ["2025-03-01 10:00"], ["1700000000"]])("malformed fromTime %s → 400", async (v) => {
+    await expect400(b, q({ fromTime: v }), "fromTime");
+  });
+
+  it("malformed toTime → 400", async () => {
+    await expect400(b, q({ toTime: "2025-02-30T00:00:00Z" }), "toTime");
+  });
+});
+
+describe("fromAmount / toAmount", () => {
+  let b: Biz;
+  const byAmount: Record<string, string> = {};
+
+  beforeAll(async () => {
+    b = await newBusiness();
+    for (const [i, amount] of [5, 10, 10.5, 20.25].entries()) {
+      const { id } = await createPayment(b, { currency: "USD", amount });
+      await setColumns(id, { createdAt: at(i * 1000) });
+      byAmount[amount] = id;
+    }
+  });
+
+  it("filter the requested amount, both bounds inclusive", async () => {
+    expect(await ids(b, "?fromAmount=10&toAmount=10.5")).toEqual([byAmount["10.5"], byAmount["10"]]);
+    expect(await ids(b, "?fromAmount=10.5")).toEqual([byAmount["20.25"], byAmount["10.5"]]);
+    expect(await ids(b, "?toAmount=10")).toEqual([byAmount["10"], byAmount["5"]]);
+    expect(await ids(b, "?fromAmount=20.25&toAmount=20.25")).toEqual([byAmount["20.25"]]);
+    expect(await ids(b, "?fromAmount=10.01&toAmount=10.49")).toEqual([]);
+    expect(await ids(b, "?fromAmount=0")).toHaveLength(4);
+  });
+
+  it("items in range carry their requested amount", async () => {
+    const data = await listOk(b, "?fromAmount=10&toAmount=11");
+    expect(data.items.map((p) => p.prePaymentAmount)).toEqual([10.5, 10]);
+  });
+
+  it("invalid amounts → 400", async () => {
+    await expect400(b, "?fromAmount=ten", "fromAmount");
+    await expect400(b, "?toAmount=-1", "toAmount");
+    await expect400(b, "?fromAmount=20&toAmount=10", "toAmount");
+  });
+});
+
+describe("searchString", () => {
+  let b: Biz;
+  const p: Record<string, string> = {};
+
+  beforeAll(async () => {
+    b = await newBusiness();
+    const make = async (key: string, body: Record<string, unknown>, i: number) => {
+      const { id } = await createPayment(b, { currency: "USD", amount: 10, ...body });
+      await setColumns(id, { createdAt: at(i * 1000) });
+      p[key] = id;
+    };
+    await make("name", { name: "Blue Widget" }, 0);
+    await make("description", { description: "Order for ACME Corp" }, 1);
+    await make("note", { name: "plain" }, 2);
+    await setNote(b, p.note, "VIP Customer, ship first");
+    await make("email", { customerEmail: "Alice.Smith@Example.COM" }, 3);
+    await make("percent", { name: "50% off sale" }, 4);
+    await make("fiveHundred", { name: "500 off sale" }, 5);
+    await make("underscore", { name: "a_b item" }, 6);
+    await make("axb", { name: "axb item" }, 7);
+    await make("accent", { name: "Café Crème" }, 8);
+    await make("backslash", { description: "path C:\\temp" }, 9);
+    await make("metadata", { name: "meta", metadata: { secret: "zebrafish" } }, 10);
+  });
+
+  const search = (s: string) => ids(b, q({ searchString: s }));
+
+  it("matches a substring of the name, case-insensitively", async () => {
+    expect(await search("widget")).toEqual([p.name]);
+    expect(await search("BLUE WID")).toEqual([p.name]);
+  });
+
+  it("matches description, note and customer email", async () => {
+    expect(await search("acme corp")).toEqual([p.description]);
+    expect(await search("vip customer")).toEqual([p.note]);
+    expect(await search("alice.smith@example.com")).toEqual([p.email]);
+    expect(await search("SMITH@EXAMPLE")).toEqual([p.email]);
+  });
+
+  it("follows note changes", async () => {
+    await setNote(b, p.note, "rush order");
+    expect(await search("vip")).toEqual([]);
+    expect(await search("RUSH")).toEqual([p.note]);
+    await setNote(b, p.note, "VIP Customer, ship first");
+    expect(await search("vip")).toEqual([p.note]);
+  });
+
+  it("treats % and _ literally", async () => {
+    expect(await search("50%")).toEqual([p.percent]);
+    expect(await search("%")).toEqual([p.percent]);
+    expect(await search("a_b")).toEqual([p.underscore]);
+    expect(await search("_")).toEqual([p.underscore]);
+    expect(await search("5_0")).toEqual([]);
+    expect(await search("\\")).toEqual([p.backslash]);
+    expect(await search("c:\\temp")).toEqual([p.backslash]);
+  });
+
+  it("is case-insensitive beyond ASCII", async () => {
+    expect(await search("CAFÉ")).toEqual([p.accent]);
+  });
+
+  it("does not match other fields or absent text", async () => {
+    expect(await search("zebrafish")).toEqual([]); // metadata is not searched
+    expect(await search("nothing like this")).toEqual([]);
+    expect((await listOk(b, q({ searchString: "nothing like this" }))).totalCount).toBe(0);
+  });
+
+  it("an empty searchString applies no filter", async () => {
+    expect((await listOk(b, "?searchString=")).totalCount).toBe(11);
+  });
+
+  it("combines with other filters", async () => {
+    expect(await ids(b, q({ searchString: "sale", toAmount: 10 }))).toEqual([p.fiveHundred, p.percent]);
+    expect(await ids(b, q({ searchString: "item", PageSize: 1, PageNumber: 2 }))).toEqual([p.underscore]);
+  });
+});
+
+describe("sub-businesses and onBehalfOfBusinessId", () => {
+  let parent: Biz, subA: Biz, subB: Biz, other: Biz;
+  let own: string, forA: string, forB: string, otherPay: string;
+
+  beforeAll(async () => {
+    parent = await newBusiness();
+    subA = await newBusiness({ parentBusinessId: parent.businessId });
+    subB = await newBusiness({ parentBusinessId: parent.businessId });
+    other = await newBusiness();
+    own = (await createPayment(parent, { currency: "USD", amount: 10, name: "shared name" })).id;
+    // The parent's key acts for its sub-business.
+    forA = (await createPayment({ businessId: subA.businessId, apiKey: parent.apiKey }, { currency: "USD", amount: 10, name: "shared name" })).id;
+    forB = (await createPayment(subB, { currency: "USD", amount: 10, name: "shared name" })).id;
+    otherPay = (await createPayment(other, { currency: "USD", amount: 10, name: "shared name" })).id;
+    for (const [i, id] of [own, forA, forB, otherPay].entries()) await setColumns(id, { createdAt: at(i * 1000) });
+  });
+
+  it("the parent lists its own and its sub-businesses' payments", async () => {
+    const data = await listOk(parent);
+    expect(data.totalCount).toBe(3);
+    expect(data.items.map((p) => p.id)).toEqual([forB, forA, own]);
+    const byId = new Map(data.items.map((p) => [p.id, p]));
+    expect(byId.get(forA)!.onBehalfOfBusinessId).toBe(subA.businessId);
+    expect(byId.get(forB)!.onBehalfOfBusinessId).toBe(subB.businessId);
+    expect(byId.get(own)).not.toHaveProperty("onBehalfOfBusinessId");
+  });
+
+  it("onBehalfOfBusinessId narrows the parent's list to one sub-business", async () => {
+    expect(await ids(parent, `?onBehalfOfBusinessId=${subA.businessId}`)).toEqual([forA]);
+    expect(await ids(parent, `?onbehalfofbusinessid=${subB.businessId}`)).toEqual([forB]);
+    expect(await ids(parent, `?onBehalfOfBusinessId=${other.businessId}`)).toEqual([]);
+  });
+
+  it("a sub-business sees only the payments made on its behalf", async () => {
+    expect(await ids(subA)).toEqual([forA]);
+    expect(await ids(subB)).toEqual([forB]);
+    // The parent's key listing the sub-business path sees the same.
+    expect(await ids(subA, "", parent.apiKey)).toEqual([forA]);
+    expect(await ids(subA, `?onBehalfOfBusinessId=${subB.businessId}`)).toEqual([]);
+  });
+
+  it("keys covering sub-businesses, issued through the admin API", async () => {
+    const onlyA = await request("POST", `/admin/v1/businesses/${parent.businessId}/api-keys`, {
+      key: adminToken(),
+      body: { businessIds: [subA.businessId] },
+    });
+    expect(onlyA.status).toBe(201);
+    const keyA = (await json(onlyA)).data.apiKey as string;
+    expect(await ids(subA, "", keyA)).toEqual([forA]);
+    expect((await list(parent, "", keyA)).status).toBe(403);
+    expect((await list(subB, "", keyA)).status).toBe(403);
+
+    const both = await request("POST", `/admin/v1/businesses/${parent.businessId}/api-keys`, {
+      key: adminToken(),
+      body: { businessIds: [parent.businessId, subA.businessId] },
+    });
+    expect(both.status).toBe(201);
+    const keyBoth = (await json(both)).data.apiKey as string;
+    expect(await ids(parent, "", keyBoth)).toEqual([forB, forA, own]);
+    expect(await ids(parent, `?onBehalfOfBusinessId=${subA.businessId}`, keyBoth)).toEqual([forA]);
+  });
+
+  it("an invalid onBehalfOfBusinessId → 400", async () => {
+    await expect400(parent, "?onBehalfOfBusinessId=abc", "onBehalfOfBusinessId");
+    await expect400(parent, "?onBehalfOfBusinessId=0", "onBehalfOfBusinessId");
+    await expect400(parent, "?onBehalfOfBusinessId=1.5", "onBehalfOfBusinessId");
+  });
+
+  it("never shows another business's payments", async () => {
+    expect(await ids(other)).toEqual([otherPay]);
+    for (const b of [parent, subA, subB]) {
+      const data = await listOk(b, q({ searchString: "shared name", PageSize: 100 }));
+      expect(data.items.map((p) => p.id)).not.toContain(otherPay);
+    }
+    expect(await ids(other, `?onBehalfOfBusinessId=${subA.businessId}`)).toEqual([]);
+    expect(await ids(other, q({ searchString: "shared" }))).toEqual([otherPay]);
+    expect((await list(other, "", parent.apiKey)).status).toBe(403);
+    expect((await list(parent, "", other.apiKey)).status).toBe(403);
+  });
+});
