@@ -7,6 +7,7 @@ import type { Handler } from "@/lib/http/route";
 import * as paymentsRoute from "@/app/v1/businesses/[businessId]/payments/route";
 import * as paymentRoute from "@/app/v1/businesses/[businessId]/payments/[paymentId]/route";
 import * as noteRoute from "@/app/v1/businesses/[businessId]/payments/[paymentId]/note/route";
+import * as simulateRoute from "@/app/v1/businesses/[businessId]/payments/[paymentId]/simulate/route";
 import * as v1Unknown from "@/app/v1/[...path]/route";
 import * as adminBusinesses from "@/app/admin/v1/businesses/route";
 import * as adminBusiness from "@/app/admin/v1/businesses/[businessId]/route";
@@ -25,6 +26,7 @@ const ROUTES: [RegExp, string[], RouteModule][] = [
   [/^\/v1\/businesses\/([^/]+)\/payments$/, ["businessId"], paymentsRoute],
   [/^\/v1\/businesses\/([^/]+)\/payments\/([^/]+)$/, ["businessId", "paymentId"], paymentRoute],
   [/^\/v1\/businesses\/([^/]+)\/payments\/([^/]+)\/note$/, ["businessId", "paymentId"], noteRoute],
+  [/^\/v1\/businesses\/([^/]+)\/payments\/([^/]+)\/simulate$/, ["businessId", "paymentId"], simulateRoute],
   [/^\/admin\/v1\/businesses$/, [], adminBusinesses],
   [/^\/admin\/v1\/businesses\/([^/]+)$/, ["businessId"], adminBusiness],
   [/^\/admin\/v1\/businesses\/([^/]+)\/api-keys$/, ["businessId"], adminKeys],

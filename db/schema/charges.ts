@@ -27,6 +27,8 @@ export const charges = pgTable(
     exchangeRate: numeric("exchange_rate", { precision: 38, scale: 18 }).notNull(),
     rateSource: text("rate_source").notNull(),
     requiredConfirmations: integer("required_confirmations").notNull(),
+    /** The business's underpayment tolerance when the quote was made, locked like the rate. */
+    tolerancePercent: numeric("tolerance_percent", { precision: 7, scale: 4 }).notNull().default("0"),
     createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull(),
     updatedAt: timestamp("updated_at", { withTimezone: true, precision: 3 }).notNull(),
   },

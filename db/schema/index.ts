@@ -3,3 +3,4 @@ export * from "./api-keys";
 export * from "./customers";
 export * from "./payments";
 export * from "./charges";
+export * from "./webhooks";

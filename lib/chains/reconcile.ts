@@ -11,11 +11,11 @@ import { COINS, type CoinName } from "./coins";
 import { decideStatus } from "./detection";
 import { rateSource } from "./rate-provider";
 
-export function detectionInput(payment: PaymentRow, business: Business, charge: ChargeRow, transfers: TransferRow[]) {
+export function detectionInput(payment: Pick<PaymentRow, "status">, charge: ChargeRow, transfers: TransferRow[]) {
   return {
     status: payment.status,
     quoted: BigInt(charge.quotedUnits),
-    tolerancePercent: business.underpaymentTolerancePercent,
+    tolerancePercent: charge.tolerancePercent,
     requiredConfirmations: charge.requiredConfirmations,
     transfers: transfers
       .filter((t) => !t.late)
@@ -52,7 +52,7 @@ export async function reconcilePayment(db: Db, paymentId: string, at = new Date(
     const charge = await findCharge(tx, paymentId);
     if (!charge || isTerminal(payment.status)) return payment;
     const transfers = await listTransfers(tx, paymentId);
-    const decision = decideStatus(detectionInput(payment, business, charge, transfers));
+    const decision = decideStatus(detectionInput(payment, charge, transfers));
     let row = payment;
     if (decision.next) row = await transition(tx, row, decision.next, { at });
     if (row.status === "PROCESSING") row = await settle(tx, row, business, charge, decision.confirmed, at);

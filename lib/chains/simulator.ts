@@ -45,7 +45,7 @@ export async function simulate(db: Db, paymentId: string, input: SimulateAction)
         }
         if (amount <= 0n) throw invalidField("amount", "must be greater than 0");
       } else {
-        const d = decideStatus(detectionInput(payment, business, charge, existing));
+        const d = decideStatus(detectionInput(payment, charge, existing));
         amount = d.due > 0n ? d.due : BigInt(charge.quotedUnits);
       }
       const confirmations = input.confirmations ?? 0;

@@ -81,6 +81,7 @@ export async function selectCoin(db: Db, paymentId: string, coin: string): Promi
       exchangeRate: quote.rate,
       rateSource: quote.source,
       requiredConfirmations: requiredConfirmations(c),
+      tolerancePercent: business.underpaymentTolerancePercent,
       createdAt: now,
       updatedAt: now,
     });

@@ -59,7 +59,7 @@ export async function checkoutView(db: Db, paymentId: string): Promise<CheckoutV
   if (charge) {
     const coin = charge.coin as CoinName;
     const info = COINS[coin];
-    const d = decideStatus(detectionInput(payment, business, charge, transfers));
+    const d = decideStatus(detectionInput(payment, charge, transfers));
     const pending = transfers.filter((t) => !t.dropped && !t.late);
     chargeView = {
       coin,
@@ -68,7 +68,8 @@ export async function checkoutView(db: Db, paymentId: string): Promise<CheckoutV
       amount: unitsToDecimal(BigInt(charge.quotedUnits), info.decimals),
       exchangeRate: trimZeros(charge.exchangeRate),
       address: charge.address,
-      uri: paymentUri(coin, charge.address, BigInt(charge.quotedUnits)),
+      // After a partial payment the wallet link asks for what is still due.
+      uri: paymentUri(coin, charge.address, d.due > 0n ? d.due : BigInt(charge.quotedUnits)),
       paid: unitsToDecimal(d.seen, info.decimals),
       due: unitsToDecimal(d.due, info.decimals),
       isUnderpaid: d.isUnderpaid,

@@ -1,4 +1,5 @@
 import type { Db } from "@/db/client";
+import { loadChargeData } from "@/db/queries/charges";
 import { loadCustomers } from "@/db/queries/customers";
 import { findPayment, listPayments as queryPayments, setPaymentNote } from "@/db/queries/payments";
 import type { Business, PaymentRow } from "@/db/schema";
@@ -9,8 +10,11 @@ import { toPaymentRecord } from "./record";
 import type { PaymentRecord } from "./schemas";
 
 async function records(db: Db, rows: PaymentRow[]): Promise<PaymentRecord[]> {
-  const customers = await loadCustomers(db, rows.map((r) => r.customerId));
-  return rows.map((r) => toPaymentRecord(r, customers.get(r.customerId)));
+  const [customers, charges] = await Promise.all([
+    loadCustomers(db, rows.map((r) => r.customerId)),
+    loadChargeData(db, rows.filter((r) => r.selectedCoin !== null).map((r) => r.id)),
+  ]);
+  return rows.map((r) => toPaymentRecord(r, customers.get(r.customerId), charges.get(r.id)));
 }
 
 const missing = (id: string) => notFound(`No payment ${id} exists for this business.`);

@@ -1,4 +1,5 @@
-import type { PaymentRow } from "@/db/schema";
+import type { ChargeRow, PaymentRow, TransferRow } from "@/db/schema";
+import { chargeRecord } from "./charge-record";
 import type { CustomerWithIps } from "@/db/queries/customers";
 import { toJsonNumber } from "@/lib/money/decimal";
 import type { PaymentRecord } from "./schemas";
@@ -7,7 +8,11 @@ import type { PaymentRecord } from "./schemas";
  * The spec's Payment record from stored rows: required fields always present, optional ones
  * only when they apply, nothing else (no business id, coins, URLs or internal columns).
  */
-export function toPaymentRecord(p: PaymentRow, customer: CustomerWithIps | undefined): PaymentRecord {
+export function toPaymentRecord(
+  p: PaymentRow,
+  customer: CustomerWithIps | undefined,
+  charge?: { charge: ChargeRow; transfers: TransferRow[] },
+): PaymentRecord {
   const record: PaymentRecord = {
     id: p.id,
     name: p.name,
@@ -39,6 +44,7 @@ export function toPaymentRecord(p: PaymentRow, customer: CustomerWithIps | undef
     };
   }
   if (p.selectedPaymentMethod) record.selectedPaymentMethod = p.selectedPaymentMethod as PaymentRecord["selectedPaymentMethod"];
+  if (charge) Object.assign(record, chargeRecord(p.status, charge.charge, charge.transfers));
   if (p.onBehalfOfBusinessId !== null) record.onBehalfOfBusinessId = p.onBehalfOfBusinessId;
   if (p.netAmountUsd !== null) record.netAmountUsd = Number(p.netAmountUsd);
   return record;

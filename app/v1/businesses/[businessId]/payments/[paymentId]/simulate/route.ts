@@ -1,0 +1,22 @@
+import { z } from "zod";
+import { findPayment } from "@/db/queries/payments";
+import { simulate } from "@/lib/chains/simulator";
+import { SimulateRequestSchema } from "@/lib/chains/simulate-schema";
+import { notFound } from "@/lib/http/errors";
+import { parseWith, readJsonBody } from "@/lib/http/parse";
+import { envelope } from "@/lib/http/respond";
+import { businessIdParam, otherMethods, paymentIdParam, withApiKey } from "@/lib/http/route";
+import { getPayment } from "@/lib/payments/read";
+
+const params = z.object({ businessId: businessIdParam, paymentId: paymentIdParam });
+
+/** Design §5: the simulated chain of test businesses (live businesses: 404). */
+export const POST = withApiKey(params, async ({ req, db, business, params }) => {
+  if (business.mode !== "test") throw notFound("The simulator exists for test-mode businesses only.");
+  const body = parseWith(SimulateRequestSchema, await readJsonBody(req));
+  if (!(await findPayment(db, business, params.paymentId))) throw notFound(`No payment ${params.paymentId} exists for this business.`);
+  await simulate(db, params.paymentId, body);
+  return envelope(req, await getPayment(db, business, params.paymentId));
+});
+
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods(["POST"]);
