@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { decodeJwt, decodeProtectedHeader } from "jose";
@@ -147,44 +148,50 @@ describe("POST /admin/v1/businesses", () => {
   });
 
   describe("validation errors → 400 naming the field", () => {
+    // A name no other test file (sharing a PostgreSQL database) uses, to check nothing was created.
+    const X = `refused ${randomUUID()}`;
+
     it.each([[4], [604801], [0], [-1], [60.5], ["3600"]])("paymentLifetimeSeconds %s", async (v) => {
-      await invalid(await admin("POST", "/businesses", { name: "X", paymentLifetimeSeconds: v }), "paymentLifetimeSeconds");
+      await invalid(await admin("POST", "/businesses", { name: X, paymentLifetimeSeconds: v }), "paymentLifetimeSeconds");
     });
 
     it("an unknown coin (UNKNOWN is not payable either)", async () => {
-      await invalid(await admin("POST", "/businesses", { name: "X", enabledCoins: ["BITCOIN", "DOGECOIN"] }), "enabledCoins[1]");
-      await invalid(await admin("POST", "/businesses", { name: "X", enabledCoins: ["UNKNOWN"] }), "enabledCoins[0]");
-      await invalid(await admin("POST", "/businesses", { name: "X", enabledCoins: [] }), "enabledCoins");
+      await invalid(await admin("POST", "/businesses", { name: X, enabledCoins: ["BITCOIN", "DOGECOIN"] }), "enabledCoins[1]");
+      await invalid(await admin("POST", "/businesses", { name: X, enabledCoins: ["UNKNOWN"] }), "enabledCoins[0]");
+      await invalid(await admin("POST", "/businesses", { name: X, enabledCoins: [] }), "enabledCoins");
     });
 
     it("live mode with an http webhookUrl", async () => {
       await invalid(
-        await admin("POST", "/businesses", { name: "X", mode: "live", webhookUrl: "http://merchant.example/hooks" }),
+        await admin("POST", "/businesses", { name: X, mode: "live", webhookUrl: "http://merchant.example/hooks" }),
         "webhookUrl",
       );
     });
 
     it("live mode with MONERO enabled", async () => {
       await invalid(
-        await admin("POST", "/businesses", { name: "X", mode: "live", enabledCoins: ["BITCOIN", "MONERO"] }),
+        await admin("POST", "/businesses", { name: X, mode: "live", enabledCoins: ["BITCOIN", "MONERO"] }),
         "enabledCoins",
       );
     });
 
     it("unknown fields", async () => {
-      const body = await invalid(await admin("POST", "/businesses", { name: "X", color: "blue", apiKey: "mine" }), "color");
+      const body = await invalid(await admin("POST", "/businesses", { name: X, color: "blue", apiKey: "mine" }), "color");
       expect(body.errors).toHaveProperty("apiKey");
       expect(body.errors!.color[0]).toMatch(/unknown/i);
+      // Names of Object.prototype members are unknown fields like any other.
+      const proto = await invalid(await admin("POST", "/businesses", { name: X, constructor: 1, toString: "x" }), "constructor");
+      expect(Object.keys(proto.errors!)).toEqual(expect.arrayContaining(["constructor", "toString"]));
     });
 
     it("missing or empty name, bad mode, bad URLs, bad percentages", async () => {
       await invalid(await admin("POST", "/businesses", {}), "name");
       await invalid(await admin("POST", "/businesses", { name: "   " }), "name");
-      await invalid(await admin("POST", "/businesses", { name: "X", mode: "prod" }), "mode");
-      await invalid(await admin("POST", "/businesses", { name: "X", webhookUrl: "ftp://x.example" }), "webhookUrl");
-      await invalid(await admin("POST", "/businesses", { name: "X", webhookUrl: "not a url" }), "webhookUrl");
-      await invalid(await admin("POST", "/businesses", { name: "X", feePercent: 101 }), "feePercent");
-      await invalid(await admin("POST", "/businesses", { name: "X", underpaymentTolerancePercent: -1 }), "underpaymentTolerancePercent");
+      await invalid(await admin("POST", "/businesses", { name: X, mode: "prod" }), "mode");
+      await invalid(await admin("POST", "/businesses", { name: X, webhookUrl: "ftp://x.example" }), "webhookUrl");
+      await invalid(await admin("POST", "/businesses", { name: X, webhookUrl: "not a url" }), "webhookUrl");
+      await invalid(await admin("POST", "/businesses", { name: X, feePercent: 101 }), "feePercent");
+      await invalid(await admin("POST", "/businesses", { name: X, underpaymentTolerancePercent: -1 }), "underpaymentTolerancePercent");
     });
 
     it("a body that is not JSON, or not sent as JSON", async () => {
@@ -194,7 +201,7 @@ describe("POST /admin/v1/businesses", () => {
 
     it("nothing was created by the refused requests", async () => {
       const db = await getDb();
-      const rows = await db.select({ name: businesses.name }).from(businesses).where(eq(businesses.name, "X"));
+      const rows = await db.select({ name: businesses.name }).from(businesses).where(eq(businesses.name, X));
       expect(rows).toEqual([]);
     });
   });

@@ -14,12 +14,14 @@ export function paymentScope(business: Business): SQL {
     : eq(payments.businessId, business.id);
 }
 
-export async function insertPayment(tx: Tx, row: typeof payments.$inferInsert): Promise<void> {
-  await tx.insert(payments).values(row);
+export async function insertPayment(tx: Tx, row: typeof payments.$inferInsert): Promise<PaymentRow> {
+  const [created] = await tx.insert(payments).values(row).returning();
+  return created;
 }
 
-export async function insertPaymentEvent(tx: Tx, row: typeof paymentEvents.$inferInsert): Promise<void> {
-  await tx.insert(paymentEvents).values(row);
+export async function insertPaymentEvent(tx: Tx, row: typeof paymentEvents.$inferInsert): Promise<number> {
+  const [event] = await tx.insert(paymentEvents).values(row).returning({ id: paymentEvents.id });
+  return event.id;
 }
 
 export async function findPayment(tx: Tx, business: Business, id: string): Promise<PaymentRow | undefined> {

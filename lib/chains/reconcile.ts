@@ -9,19 +9,8 @@ import { isTerminal } from "@/lib/payments/transitions";
 import { fiatValue } from "./amounts";
 import { COINS, type CoinName } from "./coins";
 import { decideStatus } from "./detection";
+import { detectionInput } from "./detection-input";
 import { rateSource } from "./rate-provider";
-
-export function detectionInput(payment: Pick<PaymentRow, "status">, charge: ChargeRow, transfers: TransferRow[]) {
-  return {
-    status: payment.status,
-    quoted: BigInt(charge.quotedUnits),
-    tolerancePercent: charge.tolerancePercent,
-    requiredConfirmations: charge.requiredConfirmations,
-    transfers: transfers
-      .filter((t) => !t.late)
-      .map((t) => ({ txId: t.txId, amount: BigInt(t.amount), confirmations: t.confirmations, dropped: t.dropped })),
-  };
-}
 
 /**
  * D10 settlement, recorded on the way from PROCESSING to COMPLETED: `endAmount` is the fiat

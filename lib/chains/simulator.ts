@@ -10,7 +10,8 @@ import { isTerminal } from "@/lib/payments/transitions";
 import { toBaseUnits } from "./amounts";
 import type { CoinName } from "./coins";
 import { decideStatus } from "./detection";
-import { detectionInput, reconcilePayment } from "./reconcile";
+import { detectionInput } from "./detection-input";
+import { reconcilePayment } from "./reconcile";
 
 export type SimulateAction =
   | { action: "select"; coin: string }

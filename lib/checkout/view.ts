@@ -7,7 +7,7 @@ import { unitsToDecimal } from "@/lib/chains/amounts";
 import { COINS, type CoinName } from "@/lib/chains/coins";
 import { decideStatus } from "@/lib/chains/detection";
 import { paymentUri } from "@/lib/chains/payment-uri";
-import { detectionInput } from "@/lib/chains/reconcile";
+import { detectionInput } from "@/lib/chains/detection-input";
 import type { PaymentStatus } from "@/lib/payments/status";
 import { isTerminal } from "@/lib/payments/transitions";
 import { selectableCoins } from "./select";

@@ -45,7 +45,12 @@ export function parseWith<S extends z.ZodType>(schema: S, input: unknown, what?:
 }
 
 /** Reads at most MAX_BODY_BYTES of the body as JSON (D11a, D12). */
-export async function readJsonBody(req: Request): Promise<unknown> {
+export async function readJsonBody(req: Request, opts: { optional?: boolean } = {}): Promise<unknown> {
+  // An optional body may be left out entirely (`curl -X POST` with no data): no type, no bytes.
+  if (opts.optional && !req.headers.get("content-type")) {
+    const text = await readLimited(req);
+    if (text.trim() === "") return undefined;
+  }
   if (!isJsonMediaType(req.headers.get("content-type"))) {
     throw new ApiError(
       "unsupported-media-type",

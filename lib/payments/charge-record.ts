@@ -2,7 +2,7 @@ import type { ChargeRow, TransferRow } from "@/db/schema";
 import { unitsToDecimal } from "@/lib/chains/amounts";
 import { COINS, type CoinName } from "@/lib/chains/coins";
 import { decideStatus } from "@/lib/chains/detection";
-import { detectionInput } from "@/lib/chains/reconcile";
+import { detectionInput } from "@/lib/chains/detection-input";
 import type { PaymentStatus } from "./status";
 import type { PaymentRecord } from "./schemas";
 

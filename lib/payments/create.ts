@@ -2,7 +2,8 @@ import { randomUUID } from "node:crypto";
 import { BlockList, isIP } from "node:net";
 import type { Db } from "@/db/client";
 import { addCustomerIp, findOrCreateCustomer } from "@/db/queries/customers";
-import { insertPayment, insertPaymentEvent } from "@/db/queries/payments";
+import { insertPayment } from "@/db/queries/payments";
+import { recordEvent } from "./state-machine";
 import type { Business } from "@/db/schema";
 import type { CoinName } from "@/lib/chains/coins";
 import { config } from "@/lib/config";
@@ -107,7 +108,7 @@ export async function createPayment(
         createdAt: now,
       });
     }
-    await insertPayment(tx, {
+    const payment = await insertPayment(tx, {
       id,
       businessId: accountId,
       onBehalfOfBusinessId: business.parentBusinessId !== null ? business.id : null,
@@ -132,13 +133,7 @@ export async function createPayment(
       expiresAt,
       updatedAt: now,
     });
-    await insertPaymentEvent(tx, {
-      paymentId: id,
-      type: "PAYMENT_CREATED",
-      fromStatus: null,
-      toStatus: "AWAITING_PAYMENT",
-      createdAt: now,
-    });
+    await recordEvent(tx, payment, "PAYMENT_CREATED", null, now);
     const result = { id, url: checkoutUrl(id) };
     if (idempotency) await storeIdempotentResponse(tx, business.id, idempotency.key, 200, result);
     return result;

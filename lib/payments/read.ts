@@ -9,7 +9,8 @@ import type { ListPaymentsQuery } from "./list-query";
 import { toPaymentRecord } from "./record";
 import type { PaymentRecord } from "./schemas";
 
-async function records(db: Db, rows: PaymentRow[]): Promise<PaymentRecord[]> {
+/** Payment records of stored rows, with customers, charges and transfers loaded in batches. */
+export async function paymentRecords(db: Db, rows: PaymentRow[]): Promise<PaymentRecord[]> {
   const [customers, charges] = await Promise.all([
     loadCustomers(db, rows.map((r) => r.customerId)),
     loadChargeData(db, rows.filter((r) => r.selectedCoin !== null).map((r) => r.id)),
@@ -22,14 +23,14 @@ const missing = (id: string) => notFound(`No payment ${id} exists for this busin
 export async function getPayment(db: Db, business: Business, id: string): Promise<PaymentRecord> {
   const row = await findPayment(db, business, id);
   if (!row) throw missing(id);
-  return (await records(db, [row]))[0];
+  return (await paymentRecords(db, [row]))[0];
 }
 
 /** Replaces the note; concurrent writers each replace it whole (last write wins, never a mix). */
 export async function updateNote(db: Db, business: Business, id: string, note: string): Promise<PaymentRecord> {
   const row = await setPaymentNote(db, business, id, note);
   if (!row) throw missing(id);
-  return (await records(db, [row]))[0];
+  return (await paymentRecords(db, [row]))[0];
 }
 
 export type PaymentList = {
@@ -57,7 +58,7 @@ export async function listPayments(db: Db, business: Business, q: ListPaymentsQu
     { number: q.PageNumber, size: q.PageSize },
   );
   return {
-    items: await records(db, rows),
+    items: await paymentRecords(db, rows),
     pageNumber: q.PageNumber,
     pageSize: q.PageSize,
     totalCount: total,

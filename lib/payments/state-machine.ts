@@ -6,6 +6,7 @@ import { ApiError } from "@/lib/http/errors";
 import { eventForStatus, type EventType } from "./events";
 import type { PaymentStatus } from "./status";
 import { canTransition } from "./transitions";
+import { enqueueWebhook } from "@/lib/webhooks/outbox";
 
 export class TransitionRefused extends ApiError {
   constructor(
@@ -52,13 +53,17 @@ export async function transition(
   return row;
 }
 
-/** An event without a status change (creation, method selection). */
+/**
+ * Writes an event (a status change, creation or method selection) and its webhook outbox row,
+ * in the caller's transaction.
+ */
 export async function recordEvent(
   tx: Tx,
-  payment: Pick<PaymentRow, "id" | "status">,
+  payment: PaymentRow,
   type: EventType,
   from: PaymentStatus | null,
   at: Date,
 ): Promise<void> {
-  await insertPaymentEvent(tx, { paymentId: payment.id, type, fromStatus: from, toStatus: payment.status, createdAt: at });
+  const eventId = await insertPaymentEvent(tx, { paymentId: payment.id, type, fromStatus: from, toStatus: payment.status, createdAt: at });
+  await enqueueWebhook(tx, payment, eventId, type, at);
 }

@@ -8,9 +8,8 @@ import { businessIdParam, otherMethods, withAdmin } from "@/lib/http/route";
 const params = z.object({ businessId: businessIdParam });
 
 export const POST = withAdmin(params, async ({ req, db, params }) => {
-  // An empty body is allowed: the key then acts for this business only.
-  const hasBody = req.headers.get("content-length") !== "0" && req.body !== null;
-  const input = parseWith(CreateApiKeySchema, hasBody ? await readJsonBody(req) : {});
+  // The body may be left out: the key then acts for this business only.
+  const input = parseWith(CreateApiKeySchema, (await readJsonBody(req, { optional: true })) ?? {});
   return envelope(req, await createApiKey(db, params.businessId, input), 201);
 });
 

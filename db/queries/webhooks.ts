@@ -1,0 +1,115 @@
+import { and, asc, desc, eq, inArray, isNull, lte, or, sql, count } from "drizzle-orm";
+import type { Tx } from "../client";
+import { webhookAttempts, webhookDeliveries, type WebhookAttemptRow, type WebhookDeliveryRow } from "../schema";
+
+export async function insertDelivery(tx: Tx, row: typeof webhookDeliveries.$inferInsert): Promise<WebhookDeliveryRow> {
+  const [out] = await tx.insert(webhookDeliveries).values(row).returning();
+  return out;
+}
+
+/**
+ * Claims up to `limit` due deliveries for `leaseMs`: `FOR UPDATE SKIP LOCKED` lets any number of
+ * workers claim at once without sharing a row; the lease lets another worker take a row whose
+ * claimer died mid-attempt.
+ */
+export async function claimDueDeliveries(tx: Tx, now: Date, limit: number, leaseMs: number): Promise<WebhookDeliveryRow[]> {
+  const due = tx
+    .select({ id: webhookDeliveries.id })
+    .from(webhookDeliveries)
+    .where(
+      and(
+        eq(webhookDeliveries.status, "pending"),
+        lte(webhookDeliveries.nextAttemptAt, now),
+        or(isNull(webhookDeliveries.lockedUntil), lte(webhookDeliveries.lockedUntil, now)),
+      ),
+    )
+    .orderBy(asc(webhookDeliveries.nextAttemptAt))
+    .limit(limit)
+    .for("update", { skipLocked: true });
+  return tx
+    .update(webhookDeliveries)
+    .set({ lockedUntil: new Date(now.getTime() + leaseMs) })
+    .where(inArray(webhookDeliveries.id, due))
+    .returning();
+}
+
+/** Claims one delivery (only when in one of `statuses`) unless another worker holds it. */
+export async function claimDelivery(
+  tx: Tx,
+  id: number,
+  now: Date,
+  leaseMs: number,
+  statuses: WebhookDeliveryRow["status"][] = ["pending"],
+): Promise<WebhookDeliveryRow | undefined> {
+  const [row] = await tx
+    .update(webhookDeliveries)
+    .set({ lockedUntil: new Date(now.getTime() + leaseMs) })
+    .where(
+      and(
+        eq(webhookDeliveries.id, id),
+        inArray(webhookDeliveries.status, statuses),
+        or(isNull(webhookDeliveries.lockedUntil), lte(webhookDeliveries.lockedUntil, now)),
+      ),
+    )
+    .returning();
+  return row;
+}
+
+export async function insertAttempt(tx: Tx, row: typeof webhookAttempts.$inferInsert): Promise<void> {
+  await tx.insert(webhookAttempts).values(row);
+}
+
+export async function finishAttempt(
+  tx: Tx,
+  id: number,
+  set: Pick<WebhookDeliveryRow, "status" | "nextAttemptAt" | "lastAttemptAt" | "lastStatusCode">,
+): Promise<WebhookDeliveryRow> {
+  const [row] = await tx
+    .update(webhookDeliveries)
+    .set({ ...set, attempts: sql`${webhookDeliveries.attempts} + 1`, lockedUntil: null, updatedAt: set.lastAttemptAt! })
+    .where(eq(webhookDeliveries.id, id))
+    .returning();
+  return row;
+}
+
+export async function findDelivery(tx: Tx, businessId: number, id: number): Promise<WebhookDeliveryRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.businessId, businessId)))
+    .limit(1);
+  return row;
+}
+
+export async function listDeliveries(
+  tx: Tx,
+  businessId: number,
+  f: { paymentId?: string; status?: WebhookDeliveryRow["status"]; limit: number; offset: number },
+): Promise<{ rows: (WebhookDeliveryRow & { attemptList: WebhookAttemptRow[] })[]; total: number }> {
+  const where = and(
+    eq(webhookDeliveries.businessId, businessId),
+    f.paymentId ? eq(webhookDeliveries.paymentId, f.paymentId) : undefined,
+    f.status ? eq(webhookDeliveries.status, f.status) : undefined,
+  );
+  const [rows, [{ total }]] = await Promise.all([
+    tx
+      .select()
+      .from(webhookDeliveries)
+      .where(where)
+      .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
+      .limit(f.limit)
+      .offset(f.offset),
+    tx.select({ total: count() }).from(webhookDeliveries).where(where),
+  ]);
+  const attempts = rows.length
+    ? await tx
+        .select()
+        .from(webhookAttempts)
+        .where(inArray(webhookAttempts.deliveryId, rows.map((r) => r.id)))
+        .orderBy(asc(webhookAttempts.id))
+    : [];
+  return {
+    rows: rows.map((r) => ({ ...r, attemptList: attempts.filter((a) => a.deliveryId === r.id) })),
+    total,
+  };
+}

@@ -1,0 +1,15 @@
+import type { ChargeRow, PaymentRow, TransferRow } from "@/db/schema";
+import type { DetectionInput } from "./detection";
+
+/** The detection function's input from stored rows; late transfers never move a status. */
+export function detectionInput(payment: Pick<PaymentRow, "status">, charge: ChargeRow, transfers: TransferRow[]): DetectionInput {
+  return {
+    status: payment.status,
+    quoted: BigInt(charge.quotedUnits),
+    tolerancePercent: charge.tolerancePercent,
+    requiredConfirmations: charge.requiredConfirmations,
+    transfers: transfers
+      .filter((t) => !t.late)
+      .map((t) => ({ txId: t.txId, amount: BigInt(t.amount), confirmations: t.confirmations, dropped: t.dropped })),
+  };
+}

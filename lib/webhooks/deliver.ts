@@ -1,0 +1,100 @@
+import type { Db } from "@/db/client";
+import { findBusiness } from "@/db/queries/businesses";
+import { claimDelivery, claimDueDeliveries, finishAttempt, insertAttempt } from "@/db/queries/webhooks";
+import type { WebhookDeliveryRow } from "@/db/schema";
+import { postWebhook, type SendResult } from "./send";
+import { signatureHeaders } from "./sign";
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+
+/** D5 (Svix's schedule): after the first attempt, retry after these delays; then give up. */
+export const RETRY_DELAYS_MS = [5 * SECOND, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 10 * HOUR];
+export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
+/** A claim outlives the 15 s attempt comfortably; a crashed worker's rows are retaken after it. */
+const LEASE_MS = 60 * SECOND;
+
+export type Clock = () => Date;
+const systemClock: Clock = () => new Date();
+
+/** When the attempt numbered `attempts` (1-based, just made) failed: the next try, or null to give up. */
+export function nextAttemptAt(attempts: number, at: Date): Date | null {
+  const delay = RETRY_DELAYS_MS[attempts - 1];
+  return delay === undefined ? null : new Date(at.getTime() + delay);
+}
+
+/**
+ * One attempt of a claimed delivery: sign the stored body with the business's current secret and
+ * the attempt's time, POST it, and record the attempt and the delivery's new state together.
+ */
+export async function attemptDelivery(
+  db: Db,
+  delivery: WebhookDeliveryRow,
+  clock: Clock = systemClock,
+  opts: { reschedule?: boolean } = {},
+): Promise<{ delivery: WebhookDeliveryRow; result: SendResult }> {
+  const business = await findBusiness(db, delivery.businessId);
+  const at = clock();
+  const result: SendResult = business
+    ? await postWebhook(
+        delivery.url,
+        delivery.body,
+        signatureHeaders(business.webhookSecret, delivery.messageId, delivery.body, at),
+        business.mode,
+      )
+    : { ok: false, statusCode: null, latencyMs: 0, error: "business no longer exists", responseBody: null };
+  const attempts = delivery.attempts + 1;
+  let status: WebhookDeliveryRow["status"] = delivery.status;
+  let next: Date | null = delivery.nextAttemptAt;
+  if (result.ok) {
+    status = "succeeded";
+    next = null;
+  } else if (opts.reschedule !== false && delivery.status === "pending") {
+    next = nextAttemptAt(attempts, at);
+    status = next ? "pending" : "failed";
+  }
+  const updated = await db.transaction(async (tx) => {
+    await insertAttempt(tx, {
+      deliveryId: delivery.id,
+      attemptedAt: at,
+      succeeded: result.ok,
+      statusCode: result.statusCode,
+      latencyMs: result.latencyMs,
+      error: result.error,
+      responseBody: result.responseBody,
+    });
+    return finishAttempt(tx, delivery.id, { status, nextAttemptAt: next, lastAttemptAt: at, lastStatusCode: result.statusCode });
+  });
+  return { delivery: updated, result };
+}
+
+/**
+ * "Deliver what is due": claims due deliveries and attempts them concurrently. Idempotent and
+ * safe to run from any number of workers (the embedded runner, Inngest's sweep). Returns the
+ * number of attempts made.
+ */
+export async function deliverDue(db: Db, clock: Clock = systemClock, limit = 100): Promise<number> {
+  const claimed = await db.transaction((tx) => claimDueDeliveries(tx, clock(), limit, LEASE_MS));
+  await Promise.all(claimed.map((d) => attemptDelivery(db, d, clock)));
+  return claimed.length;
+}
+
+/** Attempts one delivery now if no other worker holds it (Inngest's per-delivery function). */
+export async function deliverOne(db: Db, deliveryId: number, clock: Clock = systemClock) {
+  const claimed = await db.transaction((tx) => claimDelivery(tx, deliveryId, clock(), LEASE_MS));
+  if (!claimed) return null;
+  return attemptDelivery(db, claimed, clock);
+}
+
+/**
+ * Operator's "redeliver" (design §4): one attempt now, whatever the delivery's state, with the
+ * same message id. Success marks it succeeded; a failure leaves its state and schedule as they were.
+ */
+export async function redeliver(db: Db, deliveryId: number, clock: Clock = systemClock) {
+  const claimed = await db.transaction((tx) =>
+    claimDelivery(tx, deliveryId, clock(), LEASE_MS, ["pending", "succeeded", "failed"]),
+  );
+  if (!claimed) return null;
+  return attemptDelivery(db, claimed, clock, { reschedule: false });
+}

@@ -1,0 +1,45 @@
+import type { Tx } from "@/db/client";
+import { findBusiness } from "@/db/queries/businesses";
+import { insertDelivery } from "@/db/queries/webhooks";
+import type { PaymentRow } from "@/db/schema";
+import type { EventType } from "@/lib/payments/events";
+import { paymentRecords } from "@/lib/payments/read";
+import { webhookPayload } from "./payload";
+import { newMessageId } from "./sign";
+
+type Listener = (delivery: { id: number; paymentId: string }) => void;
+const listeners: Listener[] = [];
+
+/** Lets a background driver (Inngest) learn of new deliveries; the embedded runner just polls. */
+export function onDeliveryEnqueued(listener: Listener): void {
+  listeners.push(listener);
+}
+
+/**
+ * D5: the outbox row of an event, written in the caller's transaction (the one that changed the
+ * payment), so an event is never lost and never sent for a change that rolled back. The body is
+ * built now, from the payment as it stands after the change, and sent byte for byte on every
+ * attempt. No target (no `notifyUrl`, no business webhook URL) → nothing to deliver.
+ */
+export async function enqueueWebhook(tx: Tx, payment: PaymentRow, eventId: number, type: EventType, at: Date) {
+  const business = await findBusiness(tx, payment.onBehalfOfBusinessId ?? payment.businessId);
+  const url = payment.notifyUrl ?? business?.webhookUrl;
+  if (!business || !url) return null;
+  const [record] = await paymentRecords(tx, [payment]);
+  const body = JSON.stringify(webhookPayload(type, record, { businessId: business.id, redirectUrl: payment.redirectUrl }));
+  const delivery = await insertDelivery(tx, {
+    messageId: newMessageId(),
+    eventId,
+    paymentId: payment.id,
+    businessId: business.id,
+    eventType: type,
+    url,
+    body,
+    status: "pending",
+    nextAttemptAt: at,
+    createdAt: at,
+    updatedAt: at,
+  });
+  for (const l of listeners) l({ id: delivery.id, paymentId: payment.id });
+  return delivery;
+}
