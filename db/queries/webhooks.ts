@@ -113,3 +113,7 @@ export async function listDeliveries(
     total,
   };
 }
+
+export async function listAttempts(tx: Tx, deliveryId: number): Promise<WebhookAttemptRow[]> {
+  return tx.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, deliveryId)).orderBy(asc(webhookAttempts.id));
+}

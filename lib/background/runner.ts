@@ -1,19 +1,30 @@
 import type { Db } from "@/db/client";
 import { expireDuePayments } from "@/lib/payments/expiry";
+import { deliverDue } from "@/lib/webhooks/deliver";
 
 /** One pass of background work: idempotent service functions that claim what is due. */
 export type Job = { name: string; run: (db: Db, now: Date) => Promise<unknown> };
 
-export const JOBS: Job[] = [{ name: "expire-payments", run: (db, now) => expireDuePayments(db, now) }];
+export const JOBS: Job[] = [
+  { name: "expire-payments", run: (db, now) => expireDuePayments(db, now) },
+  {
+    name: "deliver-webhooks",
+    // Drain what is due now; each pass claims at most 100, so loop while passes come back full.
+    run: async (db) => {
+      while ((await deliverDue(db)) === 100);
+    },
+  },
+];
 
 const g = globalThis as unknown as { __paymentsRunner?: NodeJS.Timeout };
 
 /**
- * The embedded background runner (design §2): in the server process, every `intervalMs`, each
+ * The embedded background runner (design §2): in the server process, every `intervalMs` (a
+ * quarter second, so a webhook leaves within ~250 ms of its status change), each
  * job runs once; a job still running from the last tick is not started again. All state is in
  * the database, so a restart resumes where the last process stopped.
  */
-export function startEmbeddedRunner(getDb: () => Promise<Db>, intervalMs = 1000): () => void {
+export function startEmbeddedRunner(getDb: () => Promise<Db>, intervalMs = 250): () => void {
   if (g.__paymentsRunner) return () => {};
   const running = new Set<string>();
   const tick = async () => {

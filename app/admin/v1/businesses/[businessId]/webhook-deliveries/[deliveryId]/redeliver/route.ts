@@ -1,0 +1,15 @@
+import { z } from "zod";
+import { redeliverOne } from "@/lib/admin/deliveries";
+import { envelope } from "@/lib/http/respond";
+import { businessIdParam, otherMethods, withAdmin } from "@/lib/http/route";
+
+const params = z.object({
+  businessId: businessIdParam,
+  deliveryId: z.string().regex(/^[1-9][0-9]{0,15}$/, "must be a delivery id").transform(Number),
+});
+
+export const POST = withAdmin(params, async ({ req, db, params }) =>
+  envelope(req, await redeliverOne(db, params.businessId, params.deliveryId)),
+);
+
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods(["POST"]);

@@ -1,0 +1,77 @@
+import { z } from "zod";
+import type { Db } from "@/db/client";
+import { findBusiness } from "@/db/queries/businesses";
+import { findDelivery, listAttempts, listDeliveries } from "@/db/queries/webhooks";
+import type { WebhookAttemptRow, WebhookDeliveryRow } from "@/db/schema";
+import { conflict, notFound } from "@/lib/http/errors";
+import { redeliver } from "@/lib/webhooks/deliver";
+
+export const ListDeliveriesQuerySchema = z
+  .strictObject({
+    paymentId: z.uuid("must be a UUID").optional(),
+    status: z.enum(["pending", "succeeded", "failed"]).optional(),
+    PageNumber: z.coerce.number().int().min(1).default(1),
+    PageSize: z.coerce.number().int().min(1).max(100).default(20),
+  })
+  .meta({ id: "ListWebhookDeliveriesQuery" });
+
+function attemptView(a: WebhookAttemptRow) {
+  return {
+    attemptedAt: a.attemptedAt.toISOString(),
+    succeeded: a.succeeded,
+    statusCode: a.statusCode,
+    latencyMs: a.latencyMs,
+    error: a.error,
+    responseBody: a.responseBody,
+  };
+}
+
+export function deliveryView(d: WebhookDeliveryRow, attempts: WebhookAttemptRow[]) {
+  return {
+    deliveryId: d.id,
+    messageId: d.messageId,
+    paymentId: d.paymentId,
+    eventType: d.eventType,
+    url: d.url,
+    status: d.status,
+    attemptCount: d.attempts,
+    nextAttemptAt: d.nextAttemptAt?.toISOString() ?? null,
+    lastAttemptAt: d.lastAttemptAt?.toISOString() ?? null,
+    lastStatusCode: d.lastStatusCode,
+    createdAt: d.createdAt.toISOString(),
+    payload: JSON.parse(d.body) as unknown,
+    attempts: attempts.map(attemptView),
+  };
+}
+
+async function requireBusiness(db: Db, id: number) {
+  if (!(await findBusiness(db, id))) throw notFound(`No business ${id} exists.`);
+}
+
+export async function listBusinessDeliveries(db: Db, businessId: number, q: z.infer<typeof ListDeliveriesQuerySchema>) {
+  await requireBusiness(db, businessId);
+  const { rows, total } = await listDeliveries(db, businessId, {
+    paymentId: q.paymentId,
+    status: q.status,
+    limit: q.PageSize,
+    offset: (q.PageNumber - 1) * q.PageSize,
+  });
+  return {
+    items: rows.map((r) => deliveryView(r, r.attemptList)),
+    pageNumber: q.PageNumber,
+    pageSize: q.PageSize,
+    totalCount: total,
+    totalPages: Math.ceil(total / q.PageSize),
+  };
+}
+
+/** One attempt now with the same message id; answers the delivery with all its attempts. */
+export async function redeliverOne(db: Db, businessId: number, deliveryId: number) {
+  await requireBusiness(db, businessId);
+  if (!(await findDelivery(db, businessId, deliveryId))) {
+    throw notFound(`No webhook delivery ${deliveryId} exists for business ${businessId}.`);
+  }
+  const outcome = await redeliver(db, deliveryId);
+  if (!outcome) throw conflict("This delivery is being attempted right now; try again in a moment.");
+  return deliveryView(outcome.delivery, await listAttempts(db, deliveryId));
+}
