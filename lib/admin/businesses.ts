@@ -6,6 +6,7 @@ import type { Business } from "@/db/schema";
 import { issueApiKey } from "@/lib/auth/api-keys";
 import { defaultEnabledCoins, type CoinName } from "@/lib/chains/coins";
 import { invalidField, notFound } from "@/lib/http/errors";
+import { liveUrlProblem } from "@/lib/webhooks/url-safety";
 import type { CreateApiKeyInput, CreateBusinessInput, PatchBusinessInput } from "./schemas";
 
 /** D5: `whsec_` + base64 of 32 random bytes, the format svix's verifier expects. */
@@ -31,9 +32,8 @@ export function businessSettings(b: Business) {
 /** D7: rules a setting must meet for the business's mode. */
 function checkModeRules(mode: "test" | "live", webhookUrl: string | null | undefined, coins: string[] | undefined) {
   if (mode !== "live") return;
-  if (webhookUrl && !webhookUrl.startsWith("https://")) {
-    throw invalidField("webhookUrl", "must be an https:// URL for a live business");
-  }
+  const problem = webhookUrl ? liveUrlProblem(webhookUrl) : null;
+  if (problem) throw invalidField("webhookUrl", problem);
   const servable = new Set<string>(defaultEnabledCoins("live"));
   const bad = coins?.filter((c) => !servable.has(c)) ?? [];
   if (bad.length) {

@@ -1,18 +1,7 @@
 import { z } from "zod";
+import { urlField } from "@/lib/http/url-field";
 import { COIN_NAMES } from "@/lib/chains/coins";
 
-const urlField = z
-  .string()
-  .max(2048, "must be at most 2048 characters")
-  .refine((v) => {
-    try {
-      const u = new URL(v);
-      return u.protocol === "http:" || u.protocol === "https:";
-    } catch {
-      return false;
-    }
-  }, "must be an absolute http(s) URL")
-  .meta({ format: "uri" });
 
 const percent = z.number().min(0, "must be between 0 and 100").max(100, "must be between 0 and 100");
 

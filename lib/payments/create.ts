@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { BlockList, isIP } from "node:net";
 import type { Db } from "@/db/client";
 import { addCustomerIp, findOrCreateCustomer } from "@/db/queries/customers";
 import { insertPayment } from "@/db/queries/payments";
@@ -10,6 +9,7 @@ import { config } from "@/lib/config";
 import { ApiError, invalidField } from "@/lib/http/errors";
 import { claimIdempotencyKey, findIdempotencyKey, storeIdempotentResponse } from "@/db/queries/idempotency";
 import { decimalOf } from "@/lib/money/decimal";
+import { liveUrlProblem } from "@/lib/webhooks/url-safety";
 import type { CreatePaymentRequest } from "./schemas";
 
 export type CreateResult = { id: string; url: string };
@@ -24,24 +24,6 @@ export function offeredCoins(business: Business, methods: CreatePaymentRequest["
   return enabled.filter((c) => allowed.has(c));
 }
 
-// Loopback, private, link-local, shared, reserved and multicast ranges (D7's SSRF guard).
-const NON_PUBLIC = new BlockList();
-for (const [net, bits] of [
-  ["0.0.0.0", 8], ["10.0.0.0", 8], ["100.64.0.0", 10], ["127.0.0.0", 8], ["169.254.0.0", 16], ["172.16.0.0", 12],
-  ["192.0.0.0", 24], ["192.168.0.0", 16], ["198.18.0.0", 15], ["224.0.0.0", 4], ["240.0.0.0", 4],
-] as const) NON_PUBLIC.addSubnet(net, bits, "ipv4");
-for (const [net, bits] of [["::", 128], ["::1", 128], ["fc00::", 7], ["fe80::", 10], ["ff00::", 8]] as const) {
-  NON_PUBLIC.addSubnet(net, bits, "ipv6"); // IPv4-mapped addresses are checked against the IPv4 ranges too
-}
-
-/** True when the URL's host is `localhost` or an IP literal outside the public address space. */
-function isNonPublicHost(url: URL): boolean {
-  const host = url.hostname.replace(/^\[|\]$/g, "").replace(/\.+$/, "").toLowerCase();
-  if (host === "localhost" || host.endsWith(".localhost")) return true;
-  const family = isIP(host);
-  return family !== 0 && NON_PUBLIC.check(host, family === 4 ? "ipv4" : "ipv6");
-}
-
 /**
  * D7: live businesses send customers and webhooks to https addresses only, and never to a
  * loopback, private or link-local address. Host names are not resolved here: the webhook sender
@@ -52,11 +34,8 @@ function checkUrlsForMode(business: Business, body: CreatePaymentRequest) {
   for (const field of ["redirectUrl", "notifyUrl"] as const) {
     const v = body[field];
     if (!v) continue;
-    const url = new URL(v); // the schema has checked it parses
-    if (url.protocol !== "https:") throw invalidField(field, "must be an https:// URL for a live business");
-    if (isNonPublicHost(url)) {
-      throw invalidField(field, "must not point to a loopback, private or link-local address for a live business");
-    }
+    const problem = liveUrlProblem(v);
+    if (problem) throw invalidField(field, problem);
   }
 }
 

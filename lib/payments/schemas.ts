@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { urlField } from "@/lib/http/url-field";
 import { CHARGE_TYPES, CRYPTO_COIN_NAMES, NETWORKS, coinsOfChargeType, COIN_NAMES } from "@/lib/chains/coins";
 import { decimalPlaces } from "@/lib/money/decimal";
 import { isCurrency, minorUnits } from "@/lib/money/currencies";
@@ -22,18 +23,6 @@ export const IpConnectionTypeSchema = z
   .meta({ id: "IpConnectionType" });
 
 // Hostnames may also be IP literals or `localhost` (test businesses deliver to loopback, D7).
-const urlField = z
-  .string()
-  .max(2048, "must be at most 2048 characters")
-  .refine((v) => {
-    try {
-      const u = new URL(v);
-      return (u.protocol === "http:" || u.protocol === "https:") && u.hostname.length > 0;
-    } catch {
-      return false;
-    }
-  }, "must be an absolute http(s) URL")
-  .meta({ format: "uri" });
 
 const coinList = (type: (typeof CHARGE_TYPES)[number]) => {
   const allowed = coinsOfChargeType(type) as [string, ...string[]];

@@ -40,3 +40,19 @@ export async function resolvePublic(hostname: string): Promise<{ address: string
   if (bad) throw new UnsafeUrlError(`${hostname} resolves to ${bad.address}, a non-public address`);
   return addresses[0];
 }
+
+/**
+ * D7 at input time, for live businesses: why a URL given for a customer redirect or a webhook is
+ * not acceptable, or null. Only literal addresses and `localhost` can be judged here; host names
+ * are checked again where they are connected to (`resolvePublic`), since DNS can change.
+ */
+export function liveUrlProblem(value: string): string | null {
+  const url = new URL(value);
+  if (url.protocol !== "https:") return "must be an https:// URL for a live business";
+  const host = url.hostname.replace(/^\[|\]$/g, "").replace(/\.+$/, "").toLowerCase();
+  const local = host === "localhost" || host.endsWith(".localhost");
+  if (local || (ipaddr.isValid(host) && !isPublicAddress(host))) {
+    return "must not point to a loopback, private or link-local address for a live business";
+  }
+  return null;
+}
