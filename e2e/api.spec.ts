@@ -1,26 +1,10 @@
-import { expect, test, type APIRequestContext } from "@playwright/test";
-import { E2E_ADMIN_TOKEN } from "../playwright.config";
+import { expect, test } from "@playwright/test";
+import { adminAuth, expectProblem, newBusiness } from "./helpers";
 
 /**
  * The API as the real server routes it: what in-process tests cannot show (framework routing,
  * unmatched paths and methods, undecodable paths, body limits over a real socket).
  */
-async function newBusiness(request: APIRequestContext) {
-  const res = await request.post("/admin/v1/businesses", {
-    headers: { authorization: `Bearer ${E2E_ADMIN_TOKEN}` },
-    data: { name: "E2E shop" },
-  });
-  expect(res.status(), await res.text()).toBe(201);
-  return (await res.json()).data as { businessId: number; apiKey: string; webhookSecret: string };
-}
-
-function expectProblem(contentType: string | undefined, body: Record<string, unknown>, status: number) {
-  expect(contentType).toContain("application/problem+json");
-  expect(body.status).toBe(status);
-  expect(typeof body.type).toBe("string");
-  expect(typeof body.title).toBe("string");
-}
-
 test("create, fetch, list and note over HTTP", async ({ request }) => {
   const b = await newBusiness(request);
   const auth = { authorization: `Bearer ${b.apiKey}` };
@@ -87,7 +71,7 @@ test("every API failure is a ProblemDetails, never a framework page", async ({ r
   expect(noAuth.status()).toBe(401);
   expectProblem(noAuth.headers()["content-type"], await noAuth.json(), 401);
 
-  const adminUnknown = await request.get("/admin/v1/whatever", { headers: { authorization: `Bearer ${E2E_ADMIN_TOKEN}` } });
+  const adminUnknown = await request.get("/admin/v1/whatever", { headers: adminAuth });
   expect(adminUnknown.status()).toBe(404);
   expectProblem(adminUnknown.headers()["content-type"], await adminUnknown.json(), 404);
 });

@@ -1,6 +1,7 @@
 import { expect } from "vitest";
 import { getDb } from "@/db/client";
 import { createBusiness } from "@/lib/admin/businesses";
+import { TEST_EXTENDED_PUBLIC_KEYS } from "@/lib/chains/derive";
 import type { CreateBusinessInput } from "@/lib/admin/schemas";
 import { config } from "@/lib/config";
 import type { Handler } from "@/lib/http/route";
@@ -14,6 +15,8 @@ import * as adminBusiness from "@/app/admin/v1/businesses/[businessId]/route";
 import * as adminKeys from "@/app/admin/v1/businesses/[businessId]/api-keys/route";
 import * as adminKey from "@/app/admin/v1/businesses/[businessId]/api-keys/[keyId]/route";
 import * as adminRotate from "@/app/admin/v1/businesses/[businessId]/webhook-secret/rotate/route";
+import * as adminDeliveries from "@/app/admin/v1/businesses/[businessId]/webhook-deliveries/route";
+import * as adminRedeliver from "@/app/admin/v1/businesses/[businessId]/webhook-deliveries/[deliveryId]/redeliver/route";
 import * as adminUnknown from "@/app/admin/v1/[...path]/route";
 
 type RouteModule = Partial<Record<string, Handler | unknown>>;
@@ -32,6 +35,8 @@ const ROUTES: [RegExp, string[], RouteModule][] = [
   [/^\/admin\/v1\/businesses\/([^/]+)\/api-keys$/, ["businessId"], adminKeys],
   [/^\/admin\/v1\/businesses\/([^/]+)\/api-keys\/([^/]+)$/, ["businessId", "keyId"], adminKey],
   [/^\/admin\/v1\/businesses\/([^/]+)\/webhook-secret\/rotate$/, ["businessId"], adminRotate],
+  [/^\/admin\/v1\/businesses\/([^/]+)\/webhook-deliveries$/, ["businessId"], adminDeliveries],
+  [/^\/admin\/v1\/businesses\/([^/]+)\/webhook-deliveries\/([^/]+)\/redeliver$/, ["businessId", "deliveryId"], adminRedeliver],
   [/^\/v1\/(.+)$/, ["path"], v1Unknown],
   [/^\/admin\/v1\/(.+)$/, ["path"], adminUnknown],
 ];
@@ -76,9 +81,11 @@ export function adminToken(): string {
 }
 
 let seq = 0;
+/** A business; a live one gets the public test keys as its address source unless told otherwise. */
 export async function newBusiness(input: Partial<CreateBusinessInput> = {}) {
   const db = await getDb();
-  return createBusiness(db, { name: `Business ${++seq}`, mode: "test", ...input });
+  const keys = input.mode === "live" ? { extendedPublicKeys: TEST_EXTENDED_PUBLIC_KEYS } : {};
+  return createBusiness(db, { name: `Business ${++seq}`, mode: "test", ...keys, ...input });
 }
 
 export function paymentsPath(businessId: number) {

@@ -25,6 +25,7 @@ export function businessSettings(b: Business) {
     feePercent: Number(b.feePercent),
     underpaymentTolerancePercent: Number(b.underpaymentTolerancePercent),
     parentBusinessId: b.parentBusinessId,
+    extendedPublicKeys: b.extendedPublicKeys,
     createdAt: b.createdAt.toISOString(),
   };
 }
@@ -39,6 +40,11 @@ function checkModeRules(mode: "test" | "live", webhookUrl: string | null | undef
   if (bad.length) {
     throw invalidField("enabledCoins", `${bad.join(", ")} cannot be paid to a live business (no deposit-address source for its network)`);
   }
+}
+
+/** Keys given as "" are removed. */
+function withoutEmpty(keys: Partial<Record<string, string | undefined>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(keys).filter((e): e is [string, string] => Boolean(e[1])));
 }
 
 async function requireBusiness(db: Db, id: number): Promise<Business> {
@@ -65,6 +71,7 @@ export async function createBusiness(db: Db, input: CreateBusinessInput) {
       feePercent: String(input.feePercent ?? 0),
       underpaymentTolerancePercent: String(input.underpaymentTolerancePercent ?? 0),
       parentBusinessId: input.parentBusinessId ?? null,
+      extendedPublicKeys: withoutEmpty(input.extendedPublicKeys ?? {}),
       webhookSecret,
     });
     const key = await issueApiKey(tx, { ownerBusinessId: business.id, businessIds: [business.id] });
@@ -91,6 +98,9 @@ export async function patchBusiness(db: Db, id: number, patch: PatchBusinessInpu
     ...(patch.paymentLifetimeSeconds !== undefined && { paymentLifetimeSeconds: patch.paymentLifetimeSeconds }),
     ...(patch.enabledCoins !== undefined && { enabledCoins: [...new Set(patch.enabledCoins)] }),
     ...(patch.feePercent !== undefined && { feePercent: String(patch.feePercent) }),
+    ...(patch.extendedPublicKeys !== undefined && {
+      extendedPublicKeys: withoutEmpty({ ...current.extendedPublicKeys, ...patch.extendedPublicKeys }),
+    }),
     ...(patch.underpaymentTolerancePercent !== undefined && {
       underpaymentTolerancePercent: String(patch.underpaymentTolerancePercent),
     }),

@@ -1,7 +1,35 @@
 import { z } from "zod";
 import { urlField } from "@/lib/http/url-field";
+import { KEY_FAMILIES, networkOfFamily, validateExtendedPublicKey, type KeyFamily } from "@/lib/chains/derive";
 import { COIN_NAMES } from "@/lib/chains/coins";
 
+
+/**
+ * Account-level extended public keys per key family (live businesses' deposit-address source).
+ * Each is checked for the right network and script type; an empty string removes one.
+ */
+const ExtendedPublicKeysSchema = z
+  .strictObject(
+    Object.fromEntries(KEY_FAMILIES.map((f) => [f, z.string().max(200).optional()])) as Record<
+      KeyFamily,
+      z.ZodOptional<z.ZodString>
+    >,
+  )
+  .superRefine((keys, ctx) => {
+    for (const [family, key] of Object.entries(keys) as [KeyFamily, string | undefined][]) {
+      if (!key) continue;
+      try {
+        validateExtendedPublicKey(networkOfFamily(family), key, family);
+      } catch (e) {
+        ctx.addIssue({ code: "custom", path: [family], message: (e as Error).message });
+      }
+    }
+  })
+  .meta({
+    id: "ExtendedPublicKeys",
+    description:
+      "Account extended public keys (xpub/zpub) by family: BITCOIN (m/84'/0'/0'), BITCOIN_CASH (m/44'/145'/0'), LITECOIN (m/84'/2'/0'), ETHEREUM (m/44'/60'/0', also ERC-20), TRON (m/44'/195'/0', also TRC-20). Deposit addresses are derived from them; the service never holds private keys.",
+  });
 
 const percent = z.number().min(0, "must be between 0 and 100").max(100, "must be between 0 and 100");
 
@@ -20,6 +48,7 @@ const settings = {
     .meta({ description: "Coins offered on checkout. Default: every coin the business's mode can serve." }),
   feePercent: percent.meta({ description: "Platform fee, in percent of the settled amount. Default 0." }),
   underpaymentTolerancePercent: percent.meta({ description: "A payment short by at most this percent counts as paid in full. Default 0." }),
+  extendedPublicKeys: ExtendedPublicKeysSchema,
 };
 
 export const CreateBusinessSchema = z
@@ -34,6 +63,7 @@ export const CreateBusinessSchema = z
     enabledCoins: settings.enabledCoins.optional(),
     feePercent: settings.feePercent.optional(),
     underpaymentTolerancePercent: settings.underpaymentTolerancePercent.optional(),
+    extendedPublicKeys: settings.extendedPublicKeys.optional(),
     parentBusinessId: z
       .number()
       .int()
@@ -54,6 +84,7 @@ export const PatchBusinessSchema = z
     enabledCoins: settings.enabledCoins.optional(),
     feePercent: settings.feePercent.optional(),
     underpaymentTolerancePercent: settings.underpaymentTolerancePercent.optional(),
+    extendedPublicKeys: settings.extendedPublicKeys.optional(),
   })
   .meta({ id: "PatchBusinessRequest" });
 export type PatchBusinessInput = z.infer<typeof PatchBusinessSchema>;

@@ -8,6 +8,7 @@ import { COINS, type CoinName } from "@/lib/chains/coins";
 import { requiredConfirmations } from "@/lib/chains/confirmations";
 import { deriveAddressForCoin, keyFamilyOf, TEST_EXTENDED_PUBLIC_KEYS } from "@/lib/chains/derive";
 import { quoteBaseUnits } from "@/lib/chains/amounts";
+import { hasAddressSource } from "@/lib/chains/address-source";
 import { rateSource } from "@/lib/chains/rate-provider";
 import { ApiError, conflict, invalidField } from "@/lib/http/errors";
 import { recordEvent } from "@/lib/payments/state-machine";
@@ -15,11 +16,7 @@ import { loadForUpdate } from "./load";
 
 /** Coins this payment can be paid in now: offered at create, and with an address source for live businesses. */
 export function selectableCoins(payment: PaymentRow, business: Business): CoinName[] {
-  return (payment.offeredCoins as CoinName[]).filter((coin) => {
-    if (business.mode === "test") return true;
-    const family = keyFamilyOf(coin);
-    return family !== null && Boolean(business.extendedPublicKeys[family]);
-  });
+  return (payment.offeredCoins as CoinName[]).filter((coin) => hasAddressSource(business, coin));
 }
 
 /**

@@ -24,7 +24,39 @@ const envSchema = z.object({
   API_KEY_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(100),
   RATE_LIMIT_BURST: z.coerce.number().int().positive().default(200),
+  // Background work through Inngest (design §2) instead of the embedded runner. The SDK reads the
+  // same variables itself; they are parsed here so start-up can decide the driver and report mistakes.
+  INNGEST_EVENT_KEY: optionalString(z.string()),
+  INNGEST_SIGNING_KEY: optionalString(z.string()),
+  INNGEST_DEV: optionalString(
+    z
+      .string()
+      .trim()
+      .refine((v) => devFlag(v) !== undefined || isHttpUrl(v), "must be 1, 0, true, false or the Dev Server's http(s) URL"),
+  ),
+  INNGEST_BASE_URL: optionalString(z.url({ protocol: /^https?$/, error: "must be an http(s) URL such as http://inngest:8288" })),
 });
+
+/** An unset variable and an empty one mean the same (`INNGEST_DEV=` in a .env file). */
+function optionalString<T extends z.ZodType<string>>(schema: T) {
+  return z.preprocess((v) => (v === "" ? undefined : v), schema.optional());
+}
+
+/** The Inngest SDK's reading of INNGEST_DEV: 1/true → dev, 0/false → not; a URL also means dev. */
+function devFlag(v: string): boolean | undefined {
+  const t = v.trim().toLowerCase();
+  if (t === "1" || t === "true") return true;
+  if (t === "0" || t === "false") return false;
+  return undefined;
+}
+
+function isHttpUrl(v: string): boolean {
+  try {
+    return /^https?:$/.test(new URL(v).protocol);
+  } catch {
+    return false;
+  }
+}
 
 export type Config = {
   env: "development" | "production" | "test";
@@ -37,6 +69,18 @@ export type Config = {
   adminToken: string | undefined;
   apiKeySecret: Uint8Array;
   rateLimit: { perSecond: number; burst: number };
+  /**
+   * Inngest settings (design §2). `enabled` (an event key, or dev mode) selects Inngest as the
+   * background driver; otherwise the embedded runner runs and nothing is ever sent to Inngest.
+   */
+  inngest: {
+    enabled: boolean;
+    eventKey: string | undefined;
+    signingKey: string | undefined;
+    /** INNGEST_DEV is 1/true or a Dev Server URL. */
+    dev: boolean;
+    baseUrl: string | undefined;
+  };
   /** Production deployments never generate secrets. */
   production: boolean;
   /** Secrets generated on this start (printed once by the bootstrap). */
@@ -73,6 +117,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (production && !e.PUBLIC_BASE_URL) {
     problems.push("PUBLIC_BASE_URL: required in production (the https address customers reach the checkout at)");
   }
+  const inngestDev = e.INNGEST_DEV !== undefined && (devFlag(e.INNGEST_DEV) ?? true);
+  if (e.INNGEST_EVENT_KEY && !inngestDev && !e.INNGEST_SIGNING_KEY) {
+    problems.push(
+      "INNGEST_SIGNING_KEY: required with INNGEST_EVENT_KEY (Inngest signs its calls to /api/inngest); for the Dev Server set INNGEST_DEV=1 instead",
+    );
+  }
   if (problems.length) throw new ConfigError(problems);
 
   let adminToken = e.ADMIN_TOKEN;
@@ -96,6 +146,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminToken,
     apiKeySecret: new TextEncoder().encode(apiKeySecret!),
     rateLimit: { perSecond: e.RATE_LIMIT_PER_SECOND, burst: e.RATE_LIMIT_BURST },
+    inngest: {
+      enabled: Boolean(e.INNGEST_EVENT_KEY) || inngestDev,
+      eventKey: e.INNGEST_EVENT_KEY,
+      signingKey: e.INNGEST_SIGNING_KEY,
+      dev: inngestDev,
+      baseUrl: e.INNGEST_BASE_URL,
+    },
     production,
     generated: { adminToken: generatedAdmin },
   };

@@ -24,6 +24,7 @@ export const BusinessSchema = z
     feePercent: z.number(),
     underpaymentTolerancePercent: z.number(),
     parentBusinessId: id.nullable(),
+    extendedPublicKeys: z.record(z.string(), z.string()).meta({ description: "Account extended public keys by key family." }),
     createdAt: dateTime,
   })
   .meta({ id: "Business", description: "A business and its settings." });

@@ -5,6 +5,7 @@ import { insertPayment } from "@/db/queries/payments";
 import { recordEvent } from "./state-machine";
 import type { Business } from "@/db/schema";
 import type { CoinName } from "@/lib/chains/coins";
+import { hasAddressSource } from "@/lib/chains/address-source";
 import { config } from "@/lib/config";
 import { ApiError, invalidField } from "@/lib/http/errors";
 import { claimIdempotencyKey, findIdempotencyKey, storeIdempotentResponse } from "@/db/queries/idempotency";
@@ -14,9 +15,12 @@ import type { CreatePaymentRequest } from "./schemas";
 
 export type CreateResult = { id: string; url: string };
 
-/** D8: the business's enabled coins, narrowed by `paymentMethods` when given. */
+/**
+ * D8: the business's enabled coins that it has an address source for, narrowed by
+ * `paymentMethods` when given.
+ */
 export function offeredCoins(business: Business, methods: CreatePaymentRequest["paymentMethods"]): CoinName[] {
-  const enabled = business.enabledCoins as CoinName[];
+  const enabled = (business.enabledCoins as CoinName[]).filter((c) => hasAddressSource(business, c));
   if (!methods) return enabled;
   const allowed = new Set<string>(
     [methods.PLATFORM_CRYPTO, methods.CONTRACT_CRYPTO, methods.CONTRACT_TRX].flatMap((l) => l ?? []),
@@ -63,7 +67,7 @@ export async function createPayment(
       "paymentMethods",
       body.paymentMethods
         ? "none of the requested coins is enabled for this business"
-        : "this business has no coins enabled",
+        : "this business has no coin it can be paid in (enable coins; live businesses also need extendedPublicKeys)",
     );
   }
   const id = randomUUID();

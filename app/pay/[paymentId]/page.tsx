@@ -1,0 +1,96 @@
+import { isIP } from "node:net";
+import type { Metadata } from "next";
+import { headers } from "next/headers";
+import { notFound } from "next/navigation";
+import { CancelPayment } from "@/components/checkout/cancel-payment";
+import { CheckoutBody } from "@/components/checkout/checkout-body";
+import { CheckoutHeader } from "@/components/checkout/checkout-header";
+import { EmailForm } from "@/components/checkout/email-form";
+import { viewFingerprint } from "@/components/checkout/fingerprint";
+import { formatFiat } from "@/components/checkout/format";
+import { LiveUpdates } from "@/components/checkout/live-updates";
+import { StatusBanner } from "@/components/checkout/status-banner";
+import { TestModePanel } from "@/components/checkout/test-mode-panel";
+import { getDb } from "@/db/client";
+import { recordVisit } from "@/lib/checkout/customer";
+import { isTerminal } from "@/lib/payments/transitions";
+import { loadCheckoutView } from "./load";
+
+type Props = { params: Promise<{ paymentId: string }> };
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const view = await loadCheckoutView((await params).paymentId);
+  const title = view ? `Pay ${formatFiat(view.amount, view.currency)}${view.name ? ` — ${view.name}` : ""}` : "Payment not found";
+  return { title, robots: { index: false, follow: false } };
+}
+
+/** The client's address as the proxy in front of us reports it; null when absent or not an IP. */
+function clientIp(h: Headers): string | null {
+  const forwarded = h.get("x-forwarded-for")?.split(",")[0]?.trim();
+  const candidate = forwarded || h.get("x-real-ip")?.trim() || "";
+  return isIP(candidate) ? candidate : null;
+}
+
+/** D9: the first checkout visit records the customer's IP and user agent. Never breaks the page. */
+async function recordFirstVisit(paymentId: string) {
+  try {
+    const h = await headers();
+    const userAgent = h.get("user-agent")?.slice(0, 512) ?? null;
+    await recordVisit(await getDb(), paymentId, clientIp(h), userAgent);
+  } catch (e) {
+    console.error("[checkout] recording the visit failed", e);
+  }
+}
+
+/**
+ * The hosted checkout page (D8). Renders only the CheckoutView — never description, note,
+ * metadata or keys — and hands client components nothing beyond its fields.
+ */
+export default async function CheckoutPage({ params }: Props) {
+  const view = await loadCheckoutView((await params).paymentId);
+  if (!view) notFound();
+  await recordFirstVisit(view.id);
+
+  const final = isTerminal(view.status);
+  const open = view.status === "AWAITING_PAYMENT" || view.status === "UNDERPAID";
+  const serverNow = new Date().getTime();
+  const c = view.charge;
+
+  return (
+    <main className="px-4 py-6 sm:py-12">
+      <div className="mx-auto w-full max-w-md space-y-5">
+        <article className="overflow-hidden rounded-2xl bg-white shadow-sm ring-1 ring-slate-200" aria-label="Payment">
+          <CheckoutHeader view={view} showCountdown={open} serverNow={serverNow} />
+          <StatusBanner view={view} />
+          <div className="px-6 py-6">
+            <CheckoutBody view={view} />
+          </div>
+          {view.needsEmail || view.canCancel ? (
+            <footer className="space-y-5 border-t border-slate-100 bg-slate-50/60 px-6 py-5">
+              {view.needsEmail ? <EmailForm paymentId={view.id} /> : null}
+              {view.canCancel ? (
+                <div className="flex justify-center">
+                  <CancelPayment paymentId={view.id} />
+                </div>
+              ) : null}
+            </footer>
+          ) : null}
+        </article>
+
+        <LiveUpdates paymentId={view.id} fingerprint={viewFingerprint(view)} final={final} />
+
+        {view.testMode ? (
+          <TestModePanel
+            paymentId={view.id}
+            charge={c ? { symbol: c.symbol, due: c.due, requiredConfirmations: c.requiredConfirmations } : null}
+            final={final}
+          />
+        ) : null}
+
+        <p className="text-center text-xs text-slate-400">
+          Payment reference <span className="font-mono break-all">{view.id}</span>
+        </p>
+      </div>
+    </main>
+  );
+}

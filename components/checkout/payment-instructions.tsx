@@ -1,0 +1,65 @@
+import { CopyButton } from "./copy-button";
+import { QrCode } from "./qr-code";
+
+type Props = {
+  coinName: string;
+  symbol: string;
+  /** Whole coins to send now: the quoted amount, or what is still due after a partial payment. */
+  amount: string;
+  address: string;
+  /** The wallet URI for exactly `amount` (BIP21 / EIP-681), or the bare address for other coins. */
+  uri: string;
+  heading: string;
+};
+
+/** A URI a wallet app can open (bitcoin:, ethereum:, …), as opposed to a bare address. */
+function isWalletUri(uri: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:/i.test(uri) && !/^(https?|javascript|data|vbscript):/i.test(uri);
+}
+
+/** BTCPay-style payment box: QR code, amount and address with copy buttons, "Open in wallet". */
+export function PaymentInstructions({ coinName, symbol, amount, address, uri, heading }: Props) {
+  return (
+    <section aria-labelledby="pay-heading" className="space-y-5">
+      <h2 id="pay-heading" className="text-center text-sm font-semibold text-slate-700">
+        {heading}
+      </h2>
+      <div className="flex justify-center">
+        <div className="rounded-2xl p-2 shadow-sm ring-1 ring-slate-200">
+          <QrCode value={uri} label={`QR code to pay ${amount} ${symbol} to ${address}`} />
+        </div>
+      </div>
+      <dl className="space-y-3">
+        <div className="rounded-xl bg-slate-50 p-3 ring-1 ring-slate-200 ring-inset">
+          <dt className="text-xs font-medium tracking-wide text-slate-500 uppercase">Amount</dt>
+          <dd className="mt-1 flex items-center justify-between gap-3">
+            <span className="min-w-0 font-mono text-lg font-semibold break-all text-slate-900 tabular-nums" data-testid="coin-amount">
+              {amount} <span className="text-slate-500">{symbol}</span>
+            </span>
+            <CopyButton value={amount} what="amount" />
+          </dd>
+        </div>
+        <div className="rounded-xl bg-slate-50 p-3 ring-1 ring-slate-200 ring-inset">
+          <dt className="text-xs font-medium tracking-wide text-slate-500 uppercase">{coinName} address</dt>
+          <dd className="mt-1 flex items-center justify-between gap-3">
+            <code className="min-w-0 font-mono text-sm break-all text-slate-900" data-testid="deposit-address">
+              {address}
+            </code>
+            <CopyButton value={address} what="address" />
+          </dd>
+        </div>
+      </dl>
+      {isWalletUri(uri) ? (
+        <a
+          href={uri}
+          className="flex min-h-11 w-full items-center justify-center gap-2 rounded-xl bg-indigo-600 px-4 text-sm font-semibold text-white shadow-sm hover:bg-indigo-500 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
+        >
+          <svg aria-hidden="true" viewBox="0 0 20 20" className="size-4 fill-current">
+            <path d="M3 5a2 2 0 0 1 2-2h9a1 1 0 1 1 0 2H5v1h10a2 2 0 0 1 2 2v7a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2V5Zm11 6a1 1 0 1 0 0 2 1 1 0 0 0 0-2Z" />
+          </svg>
+          Open in wallet
+        </a>
+      ) : null}
+    </section>
+  );
+}
