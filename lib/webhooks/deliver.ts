@@ -76,8 +76,38 @@ export async function attemptDelivery(
  */
 export async function deliverDue(db: Db, clock: Clock = systemClock, limit = 100): Promise<number> {
   const claimed = await db.transaction((tx) => claimDueDeliveries(tx, clock(), limit, LEASE_MS));
-  await Promise.all(claimed.map((d) => attemptDelivery(db, d, clock)));
+  const started = performance.now();
+  await Promise.all(byPaymentAndEndpoint(claimed).map((group) => attemptInOrder(db, group, clock, started)));
   return claimed.length;
+}
+
+/** Claimed deliveries grouped by payment and endpoint, each group in event order. */
+function byPaymentAndEndpoint(claimed: WebhookDeliveryRow[]): WebhookDeliveryRow[][] {
+  const groups = new Map<string, WebhookDeliveryRow[]>();
+  for (const d of [...claimed].sort((a, b) => a.id - b.id)) {
+    const key = `${d.paymentId} ${d.url}`;
+    const group = groups.get(key);
+    if (group) group.push(d);
+    else groups.set(key, [d]);
+  }
+  return [...groups.values()];
+}
+
+/**
+ * Events of one payment that are due together (PROCESSING and COMPLETED are written in one
+ * transaction) go to the endpoint one after another, in event order, so a receiver does not see
+ * COMPLETED before PROCESSING. Once one fails, or the ordered part has used a third of the lease,
+ * the rest go at once: an endpoint that hangs cannot hold the group past the lease (which would
+ * let another worker take, and send again, the rows still waiting here). Order across retries is
+ * not promised; receivers use Status and Timeline, not arrival order.
+ */
+async function attemptInOrder(db: Db, group: WebhookDeliveryRow[], clock: Clock, started: number) {
+  let i = 0;
+  while (i < group.length && performance.now() - started < LEASE_MS / 3) {
+    const { result } = await attemptDelivery(db, group[i++], clock);
+    if (!result.ok) break;
+  }
+  await Promise.all(group.slice(i).map((d) => attemptDelivery(db, d, clock)));
 }
 
 /** Attempts one delivery now if no other worker holds it (Inngest's per-delivery function). */

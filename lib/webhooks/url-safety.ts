@@ -1,6 +1,8 @@
 import { lookup } from "node:dns/promises";
 import ipaddr from "ipaddr.js";
 
+const GLOBAL_UNICAST_V6 = ipaddr.IPv6.parseCIDR("2000::/3");
+
 /**
  * D7 SSRF guard: only globally routable unicast addresses are public. An allow-list, so every
  * special range (loopback, private, link-local, CGNAT, unique-local, multicast, reserved, …)
@@ -8,7 +10,12 @@ import ipaddr from "ipaddr.js";
  */
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
-  return ipaddr.process(address).range() === "unicast";
+  const ip = ipaddr.process(address);
+  if (ip.range() !== "unicast") return false;
+  // ipaddr.js calls every IPv6 address outside its special ranges "unicast", including the
+  // deprecated IPv4-compatible ::a.b.c.d in hex form (::7f00:1 is 127.0.0.1) and unallocated
+  // space; global unicast is 2000::/3 only.
+  return ip instanceof ipaddr.IPv4 || ip.match(GLOBAL_UNICAST_V6);
 }
 
 export class UnsafeUrlError extends Error {

@@ -1,0 +1,141 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { expect, test, type APIRequestContext } from "@playwright/test";
+import { Webhook } from "svix";
+import { adminAuth, apiAuth, createPayment, newBusiness, type Business } from "./helpers";
+
+/**
+ * Webhooks from the production server: a real receiver on 127.0.0.1 inside the test, a test
+ * business pointing at it, payments driven through the /v1 simulator, and the server's own
+ * embedded runner (every 250 ms) doing the delivering. Every body is verified with svix.
+ */
+
+type Received = { headers: Record<string, string>; body: string; event: { EventType: string; ForPaymentEvents: any } };
+
+async function startReceiver() {
+  const received: Received[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)]));
+      const body = Buffer.concat(chunks).toString("utf8");
+      received.push({ headers, body, event: JSON.parse(body) });
+      res.writeHead(200, { "content-type": "text/plain" }).end("ok");
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/webhooks`,
+    received,
+    forPayment: (id: string) => received.filter((r) => r.event.ForPaymentEvents?.Id === id),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+async function simulate(request: APIRequestContext, b: Business, id: string, data: Record<string, unknown>) {
+  const res = await request.post(`/v1/businesses/${b.businessId}/payments/${id}/simulate`, { headers: apiAuth(b), data });
+  expect(res.status(), await res.text()).toBe(200);
+  return (await res.json()).data;
+}
+
+/** svix over the raw body with the webhook-* headers, and with the spec's hook-* renamed to svix-*. */
+function expectVerified(secret: string, r: Received) {
+  const wh = new Webhook(secret);
+  expect(wh.verify(r.body, r.headers)).toEqual(r.event);
+  const svixNames = {
+    "svix-id": r.headers["hook-id"],
+    "svix-timestamp": r.headers["hook-timestamp"],
+    "svix-signature": r.headers["hook-signature"],
+  };
+  expect(wh.verify(r.body, svixNames)).toEqual(r.event);
+  expect(r.headers["hook-id"]).toBe(r.headers["webhook-id"]);
+  expect(r.headers["hook-id"]).toMatch(/^msg_/);
+}
+
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+test.beforeEach(async () => {
+  receiver = await startReceiver();
+});
+test.afterEach(async () => {
+  await receiver.close();
+});
+
+test("a paid payment delivers CREATED → METHOD_SELECTED → PENDING → PROCESSING → COMPLETED, each signed", async ({ request }) => {
+  const b = await newBusiness(request, { name: "Webhook shop", webhookUrl: receiver.url });
+  const { id } = await createPayment(request, b, { currency: "USD", amount: 25, metadata: { orderId: "E2E-1" } });
+  await simulate(request, b, id, { action: "select", coin: "BITCOIN" });
+  expect((await simulate(request, b, id, { action: "pay" })).status).toBe("PENDING");
+  expect((await simulate(request, b, id, { action: "confirm" })).status).toBe("COMPLETED");
+
+  const sequence = ["PAYMENT_CREATED", "PAYMENT_METHOD_SELECTED", "PAYMENT_PENDING", "PAYMENT_PROCESSING", "PAYMENT_COMPLETED"];
+  await expect
+    .poll(() => receiver.forPayment(id).map((r) => r.event.EventType), { timeout: 10_000, intervals: [100] })
+    .toEqual(sequence);
+
+  const got = receiver.forPayment(id);
+  for (const r of got) {
+    expectVerified(b.webhookSecret, r);
+    expect(r.event.ForPaymentEvents.BusinessId).toBe(b.businessId);
+    expect(r.event.ForPaymentEvents.Metadata).toEqual({ orderId: "E2E-1" });
+  }
+  expect(new Set(got.map((r) => r.headers["hook-id"])).size).toBe(5);
+  expect(got.map((r) => r.event.ForPaymentEvents.Status)).toEqual(["AWAITING_PAYMENT", "AWAITING_PAYMENT", "PENDING", "PROCESSING", "COMPLETED"]);
+  const completed = got[4].event.ForPaymentEvents;
+  expect(completed.PlatformCryptoCharge).toMatchObject({ CoinName: "BITCOIN", IsUnderpaid: false });
+  expect(completed.PlatformCryptoCharge.Transaction.Network).toBe("BTC");
+
+  // The operator's delivery log shows the five, each delivered on its first attempt.
+  const log = await request.get(`/admin/v1/businesses/${b.businessId}/webhook-deliveries?paymentId=${id}`, { headers: adminAuth });
+  expect(log.status()).toBe(200);
+  const items = (await log.json()).data.items as any[];
+  expect(items.map((d) => [d.eventType, d.status, d.attemptCount]).reverse()).toEqual(sequence.map((s) => [s, "succeeded", 1]));
+  expect(items.map((d) => d.messageId).sort()).toEqual(got.map((r) => r.headers["hook-id"]).sort());
+
+  // Redelivery from the admin API: the same message again, freshly signed.
+  const last = items[0];
+  const again = await request.post(`/admin/v1/businesses/${b.businessId}/webhook-deliveries/${last.deliveryId}/redeliver`, {
+    headers: adminAuth,
+  });
+  expect(again.status()).toBe(200);
+  expect((await again.json()).data).toMatchObject({ status: "succeeded", attemptCount: 2 });
+  const copies = receiver.received.filter((r) => r.headers["hook-id"] === last.messageId);
+  expect(copies).toHaveLength(2);
+  expect(copies[1].body).toBe(copies[0].body);
+  expectVerified(b.webhookSecret, copies[1]);
+});
+
+test("a payment nobody pays delivers PAYMENT_EXPIRED", async ({ request }) => {
+  const b = await newBusiness(request, { name: "Expiring shop", webhookUrl: receiver.url, paymentLifetimeSeconds: 5 });
+  const { id } = await createPayment(request, b, { currency: "EUR", amount: 3 });
+  await simulate(request, b, id, { action: "select", coin: "LITECOIN" });
+  // 5 s of lifetime, then the runner's next pass expires it and delivers the event.
+  await expect
+    .poll(() => receiver.forPayment(id).map((r) => r.event.EventType), { timeout: 15_000, intervals: [250] })
+    .toEqual(["PAYMENT_CREATED", "PAYMENT_METHOD_SELECTED", "PAYMENT_EXPIRED"]);
+  const expired = receiver.forPayment(id)[2];
+  expectVerified(b.webhookSecret, expired);
+  expect(expired.event.ForPaymentEvents.Status).toBe("EXPIRED");
+  expect(expired.event.ForPaymentEvents.Timeline.map((t: { PaymentStatus: string }) => t.PaymentStatus)).toEqual([
+    "AWAITING_PAYMENT",
+    "EXPIRED",
+  ]);
+});
+
+test("notifyUrl overrides the business's webhook URL", async ({ request }) => {
+  const other = await startReceiver();
+  try {
+    const b = await newBusiness(request, { name: "Override shop", webhookUrl: receiver.url });
+    const { id } = await createPayment(request, b, { currency: "USD", amount: 4, notifyUrl: other.url });
+    await expect.poll(() => other.forPayment(id).length, { timeout: 10_000, intervals: [100] }).toBe(1);
+    expectVerified(b.webhookSecret, other.forPayment(id)[0]);
+    expect(receiver.forPayment(id)).toHaveLength(0);
+  } finally {
+    await other.close();
+  }
+});
