@@ -13,6 +13,7 @@ export async function register() {
   const { getDb } = await import("@/db/client");
   const { bootstrapFirstRun } = await import("@/lib/admin/bootstrap");
   await bootstrapFirstRun(await getDb());
-  const { startEmbeddedRunner } = await import("@/lib/background/runner");
-  startEmbeddedRunner(getDb);
+  // Background work: the embedded runner, or Inngest when INNGEST_EVENT_KEY/INNGEST_DEV is set.
+  const { startBackground } = await import("@/lib/background/driver");
+  await startBackground(getDb);
 }

@@ -59,14 +59,24 @@ export async function insertAttempt(tx: Tx, row: typeof webhookAttempts.$inferIn
   await tx.insert(webhookAttempts).values(row);
 }
 
+/**
+ * Records the end of an attempt and releases the claim. `scheduled` attempts count towards the
+ * D5 schedule (`attempts`); an operator's manual redelivery does not use up a retry.
+ */
 export async function finishAttempt(
   tx: Tx,
   id: number,
   set: Pick<WebhookDeliveryRow, "status" | "nextAttemptAt" | "lastAttemptAt" | "lastStatusCode">,
+  scheduled = true,
 ): Promise<WebhookDeliveryRow> {
   const [row] = await tx
     .update(webhookDeliveries)
-    .set({ ...set, attempts: sql`${webhookDeliveries.attempts} + 1`, lockedUntil: null, updatedAt: set.lastAttemptAt! })
+    .set({
+      ...set,
+      attempts: scheduled ? sql`${webhookDeliveries.attempts} + 1` : webhookDeliveries.attempts,
+      lockedUntil: null,
+      updatedAt: set.lastAttemptAt!,
+    })
     .where(eq(webhookDeliveries.id, id))
     .returning();
   return row;

@@ -34,7 +34,7 @@ export function deliveryView(d: WebhookDeliveryRow, attempts: WebhookAttemptRow[
     eventType: d.eventType,
     url: d.url,
     status: d.status,
-    attemptCount: d.attempts,
+    attemptCount: attempts.length,
     nextAttemptAt: d.nextAttemptAt?.toISOString() ?? null,
     lastAttemptAt: d.lastAttemptAt?.toISOString() ?? null,
     lastStatusCode: d.lastStatusCode,

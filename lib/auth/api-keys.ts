@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { SignJWT, jwtVerify, errors as joseErrors } from "jose";
 import type { Db } from "@/db/client";
 import { findApiKey, insertApiKey } from "@/db/queries/api-keys";
+import type { ApiKeyRow } from "@/db/schema";
 import { config } from "@/lib/config";
 import { ApiError } from "@/lib/http/errors";
 
@@ -71,7 +72,11 @@ export async function verifyApiKeyToken(token: string): Promise<ApiKeyClaims> {
 
 /** The stored half of the check: the key must exist and not be revoked. */
 export async function assertKeyActive(db: Db, keyId: string): Promise<void> {
-  const row = await findApiKey(db, keyId);
+  assertKeyRowActive(await findApiKey(db, keyId));
+}
+
+/** The stored half of the check on a row already read (undefined: no such key). */
+export function assertKeyRowActive(row: Pick<ApiKeyRow, "revokedAt" | "expiresAt"> | undefined): void {
   if (!row) throw unauthorized("The API key is not known to this service.");
   if (row.revokedAt) throw unauthorized("The API key has been revoked.");
   if (row.expiresAt && row.expiresAt.getTime() <= Date.now()) throw unauthorized("The API key has expired.");

@@ -1,9 +1,9 @@
 import { timingSafeEqual } from "node:crypto";
 import { z } from "zod";
 import { getDb, type Db } from "@/db/client";
-import { findBusiness } from "@/db/queries/businesses";
+import { findApiKeyWithBusiness } from "@/db/queries/api-keys";
 import type { Business } from "@/db/schema";
-import { assertKeyActive, bearerToken, verifyApiKeyToken, type ApiKeyClaims } from "@/lib/auth/api-keys";
+import { assertKeyRowActive, bearerToken, verifyApiKeyToken, type ApiKeyClaims } from "@/lib/auth/api-keys";
 import { config } from "@/lib/config";
 import { ApiError } from "./errors";
 import { parseWith } from "./parse";
@@ -37,8 +37,10 @@ export function withApiKey<S extends z.ZodObject<{ businessId: typeof businessId
       takeToken(key.keyId);
       const params = parseWith(paramsSchema, (await ctx.params) ?? {}, "Path");
       const db = await getDb();
-      await assertKeyActive(db, key.keyId);
-      const business = await findBusiness(db, params.businessId);
+      // One statement for the stored key (revoked? expired?) and the addressed business.
+      const found = await findApiKeyWithBusiness(db, key.keyId, params.businessId);
+      assertKeyRowActive(found?.key);
+      const business = found?.business;
       const allowed =
         business &&
         (key.businessIds.includes(business.id) ||

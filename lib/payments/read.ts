@@ -1,7 +1,11 @@
 import type { Db } from "@/db/client";
-import { loadChargeData } from "@/db/queries/charges";
-import { loadCustomers } from "@/db/queries/customers";
-import { findPayment, listPayments as queryPayments, setPaymentNote } from "@/db/queries/payments";
+import {
+  findPaymentDetails,
+  listPayments as queryPayments,
+  loadPaymentDetails,
+  setPaymentNote,
+  type PaymentDetails,
+} from "@/db/queries/payments";
 import type { Business, PaymentRow } from "@/db/schema";
 import { notFound } from "@/lib/http/errors";
 import { decimalOf } from "@/lib/money/decimal";
@@ -9,21 +13,24 @@ import type { ListPaymentsQuery } from "./list-query";
 import { toPaymentRecord } from "./record";
 import type { PaymentRecord } from "./schemas";
 
-/** Payment records of stored rows, with customers, charges and transfers loaded in batches. */
+const record = (d: PaymentDetails) => toPaymentRecord(d.payment, d.customer, d.charge);
+
+/** Payment records of stored rows, with customers, charges and transfers loaded in one statement. */
 export async function paymentRecords(db: Db, rows: PaymentRow[]): Promise<PaymentRecord[]> {
-  const [customers, charges] = await Promise.all([
-    loadCustomers(db, rows.map((r) => r.customerId)),
-    loadChargeData(db, rows.filter((r) => r.selectedCoin !== null).map((r) => r.id)),
-  ]);
-  return rows.map((r) => toPaymentRecord(r, customers.get(r.customerId), charges.get(r.id)));
+  const details = await loadPaymentDetails(db, rows.map((r) => r.id));
+  // The rows given are the payments as the caller has them (e.g. just changed, in its transaction).
+  return rows.map((r) => {
+    const d = details.get(r.id);
+    return toPaymentRecord(r, d?.customer, r.selectedCoin !== null ? d?.charge : undefined);
+  });
 }
 
 const missing = (id: string) => notFound(`No payment ${id} exists for this business.`);
 
 export async function getPayment(db: Db, business: Business, id: string): Promise<PaymentRecord> {
-  const row = await findPayment(db, business, id);
-  if (!row) throw missing(id);
-  return (await paymentRecords(db, [row]))[0];
+  const d = await findPaymentDetails(db, business, id);
+  if (!d) throw missing(id);
+  return record(d);
 }
 
 /** Replaces the note; concurrent writers each replace it whole (last write wins, never a mix). */
@@ -58,7 +65,7 @@ export async function listPayments(db: Db, business: Business, q: ListPaymentsQu
     { number: q.PageNumber, size: q.PageSize },
   );
   return {
-    items: await paymentRecords(db, rows),
+    items: rows.map(record),
     pageNumber: q.PageNumber,
     pageSize: q.PageSize,
     totalCount: total,

@@ -7,6 +7,7 @@ import { eventForStatus, type EventType } from "./events";
 import type { PaymentStatus } from "./status";
 import { canTransition } from "./transitions";
 import { enqueueWebhook } from "@/lib/webhooks/outbox";
+import { notifyPaymentEvent } from "@/lib/background/driver";
 
 export class TransitionRefused extends ApiError {
   constructor(
@@ -66,4 +67,5 @@ export async function recordEvent(
 ): Promise<void> {
   const eventId = await insertPaymentEvent(tx, { paymentId: payment.id, type, fromStatus: from, toStatus: payment.status, createdAt: at });
   await enqueueWebhook(tx, payment, eventId, type, at);
+  notifyPaymentEvent(payment.id, type, payment.status); // Inngest only; sent after commit
 }

@@ -64,7 +64,12 @@ export async function attemptDelivery(
       error: result.error,
       responseBody: result.responseBody,
     });
-    return finishAttempt(tx, delivery.id, { status, nextAttemptAt: next, lastAttemptAt: at, lastStatusCode: result.statusCode });
+    return finishAttempt(
+      tx,
+      delivery.id,
+      { status, nextAttemptAt: next, lastAttemptAt: at, lastStatusCode: result.statusCode },
+      opts.reschedule !== false,
+    );
   });
   return { delivery: updated, result };
 }

@@ -8,7 +8,10 @@ import { webhookPayload } from "./payload";
 import { newMessageId } from "./sign";
 
 type Listener = (delivery: { id: number; paymentId: string }) => void;
-const listeners: Listener[] = [];
+// On globalThis: Next bundles instrumentation.ts (where the driver registers) apart from the
+// route handlers (where deliveries are written), so a module-level list would not be shared.
+const g = globalThis as unknown as { __paymentsOutboxListeners?: Listener[] };
+const listeners = (g.__paymentsOutboxListeners ??= []);
 
 /** Lets a background driver (Inngest) learn of new deliveries; the embedded runner just polls. */
 export function onDeliveryEnqueued(listener: Listener): void {

@@ -1,0 +1,6 @@
+import { deliverWebhook } from "./deliver-webhook";
+import { expirePayment } from "./expire-payment";
+import { sweep } from "./sweep";
+
+/** Every function `app/api/inngest` serves. */
+export const functions = [expirePayment, deliverWebhook, sweep];
