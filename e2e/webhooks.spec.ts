@@ -110,6 +110,28 @@ test("a paid payment delivers CREATED → METHOD_SELECTED → PENDING → PROCES
   expectVerified(b.webhookSecret, copies[1]);
 });
 
+test("a customer paying on the checkout page: the receiver gets every event, each verified", async ({ page, request }) => {
+  const b = await newBusiness(request, { name: "Checkout webhook shop", webhookUrl: receiver.url });
+  const { id, url } = await createPayment(request, b, { currency: "EUR", amount: 42, name: "Poster" });
+
+  await page.goto(url);
+  await page.getByRole("button", { name: /^Bitcoin BTC/ }).click();
+  await expect(page.getByTestId("deposit-address")).toBeVisible();
+  const panel = page.getByTestId("test-mode-panel");
+  await panel.getByRole("button", { name: /^Pay in full/ }).click();
+  await expect(page.getByTestId("payment-status")).toHaveAttribute("data-status", "PENDING", { timeout: 10_000 });
+  await panel.getByRole("button", { name: /^Add confirmations/ }).click();
+  await expect(page.getByTestId("payment-status")).toHaveAttribute("data-status", "COMPLETED", { timeout: 10_000 });
+
+  await expect
+    .poll(() => receiver.forPayment(id).map((r) => r.event.EventType), { timeout: 10_000, intervals: [100] })
+    .toEqual(["PAYMENT_CREATED", "PAYMENT_METHOD_SELECTED", "PAYMENT_PENDING", "PAYMENT_PROCESSING", "PAYMENT_COMPLETED"]);
+  for (const r of receiver.forPayment(id)) expectVerified(b.webhookSecret, r);
+  const completed = receiver.forPayment(id).at(-1)!.event.ForPaymentEvents;
+  expect(completed.Status).toBe("COMPLETED");
+  expect(completed.Customer.IpAddresses[0].Ip).toBeTruthy(); // captured on the checkout visit
+});
+
 test("a payment nobody pays delivers PAYMENT_EXPIRED", async ({ request }) => {
   const b = await newBusiness(request, { name: "Expiring shop", webhookUrl: receiver.url, paymentLifetimeSeconds: 5 });
   const { id } = await createPayment(request, b, { currency: "EUR", amount: 3 });
