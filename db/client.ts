@@ -24,6 +24,10 @@ async function open(): Promise<Omit<Handle, "ready">> {
     const client = postgres(cfg.databaseUrl, {
       max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
       onnotice: () => {},
+      // Hot statements are prepared (db/prepared.ts). A list filter's best plan depends on its
+      // values (a rare email vs. a common status), so plan every execution for its own values
+      // rather than let PostgreSQL settle on one generic plan after five runs.
+      connection: { plan_cache_mode: "force_custom_plan" },
     });
     const db = drizzle({ client, schema });
     await migrate(db, { migrationsFolder });

@@ -1,6 +1,7 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Tx } from "../client";
-import { apiKeys } from "../schema";
+import { prepared } from "../prepared";
+import { apiKeys, businesses } from "../schema";
 
 export async function insertApiKey(tx: Tx, row: typeof apiKeys.$inferInsert) {
   await tx.insert(apiKeys).values(row);
@@ -8,6 +9,24 @@ export async function insertApiKey(tx: Tx, row: typeof apiKeys.$inferInsert) {
 
 export async function findApiKey(tx: Tx, id: string) {
   const [row] = await tx.select().from(apiKeys).where(eq(apiKeys.id, id)).limit(1);
+  return row;
+}
+
+/**
+ * The key's row and the addressed business in one statement (every API request needs both):
+ * undefined when the key is unknown; `business` null when no such business exists.
+ */
+export async function findApiKeyWithBusiness(tx: Tx, keyId: string, businessId: number) {
+  const statement = prepared(tx, "apiKeyWithBusiness", () =>
+    tx
+      .select({ key: apiKeys, business: businesses })
+      .from(apiKeys)
+      .leftJoin(businesses, eq(businesses.id, sql.placeholder("businessId")))
+      .where(eq(apiKeys.id, sql.placeholder("keyId")))
+      .limit(1)
+      .prepare("api_key_with_business"),
+  );
+  const [row] = await statement.execute({ keyId, businessId });
   return row;
 }
 

@@ -1,7 +1,9 @@
-import { and, count, eq, gte, inArray, like, lte, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, gte, inArray, isNotNull, like, lte, sql, type SQL } from "drizzle-orm";
 import type { Tx } from "../client";
-import { paymentEvents, payments, type PaymentRow } from "../schema";
-import type { Business } from "../schema";
+import { prepared } from "../prepared";
+import { charges, customerIps, customers, paymentEvents, payments, transfers, type PaymentRow } from "../schema";
+import type { Business, ChargeRow, TransferRow } from "../schema";
+import type { CustomerWithIps } from "./customers";
 import type { PaymentStatus } from "@/lib/payments/status";
 
 /**
@@ -33,6 +35,90 @@ export async function findPayment(tx: Tx, business: Business, id: string): Promi
   return row;
 }
 
+/** What a Payment record is built from: the row, its customer (with IP addresses), its charge (with transfers). */
+export type PaymentDetails = {
+  payment: PaymentRow;
+  customer: CustomerWithIps | undefined;
+  /** Only for a payment with a selected coin. */
+  charge: { charge: ChargeRow; transfers: TransferRow[] } | undefined;
+};
+
+const NEWEST_FIRST = [sql`${payments.createdAt} desc nulls last`, sql`${payments.id} desc nulls last`];
+
+/**
+ * Payments matching `where` with everything their records show, in ONE statement: left joins to
+ * the customer, its IP addresses, the charge and its transfers (a payment's row repeats once per
+ * IP × transfer and is folded back by `foldDetails`). Payments come in `order`; IPs and
+ * transfers by id.
+ */
+function detailsQuery(tx: Tx, where: SQL, order: SQL[] = []) {
+  return tx
+    .select({ payment: payments, customer: customers, ip: customerIps, charge: charges, transfer: transfers })
+    .from(payments)
+    .leftJoin(customers, eq(customers.id, payments.customerId))
+    .leftJoin(customerIps, eq(customerIps.customerId, customers.id))
+    .leftJoin(charges, and(eq(charges.paymentId, payments.id), isNotNull(payments.selectedCoin)))
+    .leftJoin(transfers, eq(transfers.paymentId, charges.paymentId))
+    .where(where)
+    .orderBy(...order, asc(customerIps.id), asc(transfers.id));
+}
+
+type DetailsRow = Awaited<ReturnType<typeof detailsQuery>>[number];
+
+function foldDetails(rows: DetailsRow[]): PaymentDetails[] {
+  const out = new Map<string, PaymentDetails & { ipIds: Set<number>; transferIds: Set<number> }>();
+  for (const r of rows) {
+    let d = out.get(r.payment.id);
+    if (!d) {
+      d = {
+        payment: r.payment,
+        customer: r.customer ? { ...r.customer, ips: [] } : undefined,
+        charge: r.charge ? { charge: r.charge, transfers: [] } : undefined,
+        ipIds: new Set(),
+        transferIds: new Set(),
+      };
+      out.set(r.payment.id, d);
+    }
+    if (r.ip && d.customer && !d.ipIds.has(r.ip.id)) {
+      d.ipIds.add(r.ip.id);
+      d.customer.ips.push(r.ip);
+    }
+    if (r.transfer && d.charge && !d.transferIds.has(r.transfer.id)) {
+      d.transferIds.add(r.transfer.id);
+      d.charge.transfers.push(r.transfer);
+    }
+  }
+  return [...out.values()].map(({ payment, customer, charge }) => ({ payment, customer, charge }));
+}
+
+async function selectDetails(tx: Tx, where: SQL, order: SQL[] = []): Promise<PaymentDetails[]> {
+  return foldDetails(await detailsQuery(tx, where, order));
+}
+
+/** One payment of the business with its details (fetch: one statement). */
+export async function findPaymentDetails(tx: Tx, business: Business, id: string): Promise<PaymentDetails | undefined> {
+  // paymentScope(), with the business id as a value of the prepared statement.
+  const sub = business.parentBusinessId !== null;
+  const statement = prepared(tx, sub ? "paymentDetails:sub" : "paymentDetails", () =>
+    detailsQuery(
+      tx,
+      and(
+        eq(payments.id, sql.placeholder("id")),
+        eq(sub ? payments.onBehalfOfBusinessId : payments.businessId, sql.placeholder("businessId")),
+      )!,
+    ).prepare(sub ? "payment_details_sub" : "payment_details"),
+  );
+  const [d] = foldDetails(await statement.execute({ id, businessId: business.id }));
+  return d;
+}
+
+/** Details of payments already loaded (a list page, a webhook body), by id. */
+export async function loadPaymentDetails(tx: Tx, ids: string[]): Promise<Map<string, PaymentDetails>> {
+  if (ids.length === 0) return new Map();
+  const details = await selectDetails(tx, inArray(payments.id, [...new Set(ids)]));
+  return new Map(details.map((d) => [d.payment.id, d]));
+}
+
 export async function setPaymentNote(tx: Tx, business: Business, id: string, note: string): Promise<PaymentRow | undefined> {
   const [row] = await tx
     .update(payments)
@@ -57,6 +143,37 @@ function escapeLike(s: string): string {
   return s.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
+/**
+ * The list's WHERE as a statement shape: which filters are present (the key of a prepared
+ * statement) with placeholders, and the values to fill them. `filterConditions` is the same with
+ * the values inline.
+ */
+function filterShape(business: Business, f: PaymentFilter) {
+  const ph = sql.placeholder;
+  const values: Record<string, unknown> = { scope: business.id };
+  const conds: SQL[] = [eq(business.parentBusinessId !== null ? payments.onBehalfOfBusinessId : payments.businessId, ph("scope"))];
+  const key: string[] = [business.parentBusinessId !== null ? "sub" : "own"];
+  const add = (name: string, value: unknown, cond: (p: ReturnType<typeof ph>) => SQL) => {
+    values[name] = value;
+    conds.push(cond(ph(name)));
+    key.push(name);
+  };
+  const addList = (name: string, list: string[], column: typeof payments.status | typeof payments.selectedCoin) => {
+    list.forEach((v, i) => (values[`${name}${i}`] = v));
+    conds.push(inArray(column, list.map((_, i) => ph(`${name}${i}`))));
+    key.push(`${name}*${list.length}`);
+  };
+  if (f.onBehalfOfBusinessId !== undefined) add("obo", f.onBehalfOfBusinessId, (p) => eq(payments.onBehalfOfBusinessId, p));
+  if (f.fromTime) add("fromTime", f.fromTime.toISOString(), (p) => gte(payments.createdAt, p));
+  if (f.toTime) add("toTime", f.toTime.toISOString(), (p) => lte(payments.createdAt, p));
+  if (f.statuses?.length) addList("status", f.statuses, payments.status);
+  if (f.coins?.length) addList("coin", f.coins, payments.selectedCoin);
+  if (f.fromAmount !== undefined) add("fromAmount", f.fromAmount, (p) => gte(payments.amount, p));
+  if (f.toAmount !== undefined) add("toAmount", f.toAmount, (p) => lte(payments.amount, p));
+  if (f.search) add("search", `%${escapeLike(f.search.toLowerCase())}%`, (p) => like(payments.searchText, p));
+  return { key: key.join("|"), where: and(...conds)!, values };
+}
+
 function filterConditions(business: Business, f: PaymentFilter): SQL {
   const conds: (SQL | undefined)[] = [paymentScope(business)];
   if (f.onBehalfOfBusinessId !== undefined) conds.push(eq(payments.onBehalfOfBusinessId, f.onBehalfOfBusinessId));
@@ -70,23 +187,82 @@ function filterConditions(business: Business, f: PaymentFilter): SQL {
   return and(...conds)!;
 }
 
-/** Newest first (`createdAt desc, id desc`), matching the list indexes' order exactly. */
+/** Up to this many matches `totalCount` is an exact count; above it, the planner's estimate. */
+export const EXACT_COUNT_LIMIT = 10_000;
+/** How long an estimate above EXACT_COUNT_LIMIT is reused for the same business and filter. */
+const ESTIMATE_TTL_MS = 10_000;
+
+type Limit = number | ReturnType<typeof sql.placeholder>;
+
+/** The page: newest first (`createdAt desc, id desc`, the list indexes' order), with every payment's details. */
+function pageStatement(tx: Tx, where: SQL, limit: Limit, offset: Limit) {
+  const ids = tx.select({ id: payments.id }).from(payments).where(where).orderBy(...NEWEST_FIRST).limit(limit).offset(offset);
+  return detailsQuery(tx, inArray(payments.id, ids), NEWEST_FIRST);
+}
+
+/** The count of matches, stopping after EXACT_COUNT_LIMIT + 1 rows. */
+function cappedCountStatement(tx: Tx, where: SQL) {
+  return tx.select({ total: count() }).from(tx.select({ one: sql`1` }).from(payments).where(where).limit(EXACT_COUNT_LIMIT + 1).as("m"));
+}
+
+/**
+ * The list's statements with the values inline, as they run (the service runs them prepared,
+ * with the same text and `$n` parameters): exported so the bench can EXPLAIN them. `matches` is
+ * the statement whose planner estimate stands in for the count above EXACT_COUNT_LIMIT.
+ */
+export function listPaymentQueries(tx: Tx, business: Business, f: PaymentFilter, page: { number: number; size: number }) {
+  const where = filterConditions(business, f);
+  return {
+    page: pageStatement(tx, where, page.size, (page.number - 1) * page.size),
+    cappedCount: cappedCountStatement(tx, where),
+    matches: tx.select({ one: sql`1` }).from(payments).where(where),
+  };
+}
+
+/** The planner's row estimate of a statement (EXPLAIN without ANALYZE: nothing runs). */
+async function estimatedRows(tx: Tx, statement: SQL): Promise<number> {
+  const result = (await tx.execute(sql`explain (format json) ${statement}`)) as unknown;
+  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Record<string, unknown>[];
+  const cell = Object.values(rows[0])[0];
+  const plan = (typeof cell === "string" ? JSON.parse(cell) : cell) as { Plan: { "Plan Rows": number } }[];
+  return Math.round(plan[0].Plan["Plan Rows"]);
+}
+
+/** Recent estimates of filters with more than EXACT_COUNT_LIMIT matches (bounded). */
+const estimates = new Map<string, { rows: number; until: number }>();
+
+/**
+ * One page of a business's payments with their details, and `total`: exact when the page is the
+ * last one (fewer rows than the page size) or when at most EXACT_COUNT_LIMIT payments match;
+ * above that the planner's estimate, reused for ESTIMATE_TTL_MS (counting a million rows exactly
+ * costs far more than the page; see docs/performance.md). Never less than the rows up to and
+ * including this page. Statements are prepared per filter shape.
+ */
 export async function listPayments(
   tx: Tx,
   business: Business,
   f: PaymentFilter,
   page: { number: number; size: number },
-): Promise<{ rows: PaymentRow[]; total: number }> {
-  const where = filterConditions(business, f);
-  const [rows, [{ total }]] = await Promise.all([
-    tx
-      .select()
-      .from(payments)
-      .where(where)
-      .orderBy(sql`${payments.createdAt} desc nulls last`, sql`${payments.id} desc nulls last`)
-      .limit(page.size)
-      .offset((page.number - 1) * page.size),
-    tx.select({ total: count() }).from(payments).where(where),
-  ]);
-  return { rows, total };
+): Promise<{ rows: PaymentDetails[]; total: number }> {
+  const shape = filterShape(business, f);
+  const ph = sql.placeholder;
+  const before = (page.number - 1) * page.size;
+  const pageRows = prepared(tx, `listPage:${shape.key}`, () =>
+    pageStatement(tx, shape.where, ph("limit"), ph("offset")).prepare("list_page"),
+  );
+  const rows = foldDetails(await pageRows.execute({ ...shape.values, limit: page.size, offset: before }));
+  if (rows.length < page.size && (rows.length > 0 || page.number === 1)) return { rows, total: before + rows.length };
+
+  const atLeast = Math.max(EXACT_COUNT_LIMIT + 1, before + rows.length);
+  const estimateKey = `${shape.key} ${JSON.stringify(shape.values)}`;
+  const recent = estimates.get(estimateKey);
+  if (recent && recent.until > Date.now()) return { rows, total: Math.max(recent.rows, atLeast) };
+
+  const counted = prepared(tx, `listCount:${shape.key}`, () => cappedCountStatement(tx, shape.where).prepare("list_count"));
+  const [{ total }] = await counted.execute(shape.values);
+  if (total <= EXACT_COUNT_LIMIT) return { rows, total };
+  const estimate = await estimatedRows(tx, tx.select({ one: sql`1` }).from(payments).where(filterConditions(business, f)).getSQL());
+  if (estimates.size >= 1000) estimates.delete(estimates.keys().next().value!);
+  estimates.set(estimateKey, { rows: estimate, until: Date.now() + ESTIMATE_TTL_MS });
+  return { rows, total: Math.max(estimate, atLeast) };
 }

@@ -82,6 +82,31 @@ export async function finishAttempt(
   return row;
 }
 
+/**
+ * `insertAttempt` and then `finishAttempt` in ONE statement (a data-modifying CTE: atomic without
+ * the BEGIN/COMMIT round trips of a transaction), for the delivery worker's hot path.
+ */
+export async function recordAttempt(
+  tx: Tx,
+  attempt: typeof webhookAttempts.$inferInsert,
+  set: Pick<WebhookDeliveryRow, "status" | "nextAttemptAt" | "lastAttemptAt" | "lastStatusCode">,
+  scheduled = true,
+): Promise<WebhookDeliveryRow> {
+  const inserted = tx.$with("attempt").as(tx.insert(webhookAttempts).values(attempt).returning({ id: webhookAttempts.id }));
+  const [row] = await tx
+    .with(inserted)
+    .update(webhookDeliveries)
+    .set({
+      ...set,
+      attempts: scheduled ? sql`${webhookDeliveries.attempts} + 1` : webhookDeliveries.attempts,
+      lockedUntil: null,
+      updatedAt: set.lastAttemptAt!,
+    })
+    .where(eq(webhookDeliveries.id, attempt.deliveryId))
+    .returning();
+  return row;
+}
+
 export async function findDelivery(tx: Tx, businessId: number, id: number): Promise<WebhookDeliveryRow | undefined> {
   const [row] = await tx
     .select()

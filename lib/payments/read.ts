@@ -37,7 +37,9 @@ export async function getPayment(db: Db, business: Business, id: string): Promis
 export async function updateNote(db: Db, business: Business, id: string, note: string): Promise<PaymentRecord> {
   const row = await setPaymentNote(db, business, id, note);
   if (!row) throw missing(id);
-  return (await paymentRecords(db, [row]))[0];
+  // The record is the row this update wrote; customer and charge come with the (prepared) fetch statement.
+  const d = await findPaymentDetails(db, business, id);
+  return toPaymentRecord(row, d?.customer, row.selectedCoin !== null ? d?.charge : undefined);
 }
 
 export type PaymentList = {

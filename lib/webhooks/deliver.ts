@@ -1,7 +1,7 @@
 import type { Db } from "@/db/client";
 import { findBusiness } from "@/db/queries/businesses";
-import { claimDelivery, claimDueDeliveries, finishAttempt, insertAttempt } from "@/db/queries/webhooks";
-import type { WebhookDeliveryRow } from "@/db/schema";
+import { claimDelivery, claimDueDeliveries, recordAttempt } from "@/db/queries/webhooks";
+import type { Business, WebhookDeliveryRow } from "@/db/schema";
 import { postWebhook, type SendResult } from "./send";
 import { signatureHeaders } from "./sign";
 
@@ -32,9 +32,10 @@ export async function attemptDelivery(
   db: Db,
   delivery: WebhookDeliveryRow,
   clock: Clock = systemClock,
-  opts: { reschedule?: boolean } = {},
+  opts: { reschedule?: boolean; business?: Business | null } = {},
 ): Promise<{ delivery: WebhookDeliveryRow; result: SendResult }> {
-  const business = await findBusiness(db, delivery.businessId);
+  // A batch passes its businesses, read once per batch; otherwise read now.
+  const business = opts.business !== undefined ? opts.business : await findBusiness(db, delivery.businessId);
   const at = clock();
   const result: SendResult = business
     ? await postWebhook(
@@ -54,8 +55,10 @@ export async function attemptDelivery(
     next = nextAttemptAt(attempts, at);
     status = next ? "pending" : "failed";
   }
-  const updated = await db.transaction(async (tx) => {
-    await insertAttempt(tx, {
+  // The attempt and the delivery's new state together, in one statement.
+  const updated = await recordAttempt(
+    db,
+    {
       deliveryId: delivery.id,
       attemptedAt: at,
       succeeded: result.ok,
@@ -63,14 +66,10 @@ export async function attemptDelivery(
       latencyMs: result.latencyMs,
       error: result.error,
       responseBody: result.responseBody,
-    });
-    return finishAttempt(
-      tx,
-      delivery.id,
-      { status, nextAttemptAt: next, lastAttemptAt: at, lastStatusCode: result.statusCode },
-      opts.reschedule !== false,
-    );
-  });
+    },
+    { status, nextAttemptAt: next, lastAttemptAt: at, lastStatusCode: result.statusCode },
+    opts.reschedule !== false,
+  );
   return { delivery: updated, result };
 }
 
@@ -82,8 +81,16 @@ export async function attemptDelivery(
 export async function deliverDue(db: Db, clock: Clock = systemClock, limit = 100): Promise<number> {
   const claimed = await db.transaction((tx) => claimDueDeliveries(tx, clock(), limit, LEASE_MS));
   const started = performance.now();
-  await Promise.all(byPaymentAndEndpoint(claimed).map((group) => attemptInOrder(db, group, clock, started)));
+  const businesses = await businessesOf(db, claimed);
+  await Promise.all(byPaymentAndEndpoint(claimed).map((group) => attemptInOrder(db, group, clock, started, businesses)));
   return claimed.length;
+}
+
+/** A batch usually belongs to few businesses: each is read once (secret, mode), not once per delivery. */
+async function businessesOf(db: Db, claimed: WebhookDeliveryRow[]): Promise<Map<number, Business | null>> {
+  const ids = [...new Set(claimed.map((d) => d.businessId))];
+  const found = await Promise.all(ids.map((id) => findBusiness(db, id)));
+  return new Map(ids.map((id, i) => [id, found[i] ?? null]));
 }
 
 /** Claimed deliveries grouped by payment and endpoint, each group in event order. */
@@ -106,13 +113,20 @@ function byPaymentAndEndpoint(claimed: WebhookDeliveryRow[]): WebhookDeliveryRow
  * let another worker take, and send again, the rows still waiting here). Order across retries is
  * not promised; receivers use Status and Timeline, not arrival order.
  */
-async function attemptInOrder(db: Db, group: WebhookDeliveryRow[], clock: Clock, started: number) {
+async function attemptInOrder(
+  db: Db,
+  group: WebhookDeliveryRow[],
+  clock: Clock,
+  started: number,
+  businesses: Map<number, Business | null>,
+) {
+  const attempt = (d: WebhookDeliveryRow) => attemptDelivery(db, d, clock, { business: businesses.get(d.businessId) });
   let i = 0;
   while (i < group.length && performance.now() - started < LEASE_MS / 3) {
-    const { result } = await attemptDelivery(db, group[i++], clock);
+    const { result } = await attempt(group[i++]);
     if (!result.ok) break;
   }
-  await Promise.all(group.slice(i).map((d) => attemptDelivery(db, d, clock)));
+  await Promise.all(group.slice(i).map(attempt));
 }
 
 /** Attempts one delivery now if no other worker holds it (Inngest's per-delivery function). */

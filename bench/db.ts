@@ -1,0 +1,29 @@
+import { sql, type SQL } from "drizzle-orm";
+import type { Db } from "@/db/client";
+
+/**
+ * The project's own database handle (db/client: PGlite or postgres.js, migrated on open). The
+ * bench process opens it only while the server is stopped when the database is PGlite (one
+ * process per data directory).
+ */
+export async function openDb(): Promise<Db> {
+  const { getDb } = await import("@/db/client");
+  return getDb();
+}
+
+export async function closeDb(): Promise<void> {
+  const { closeDb } = await import("@/db/client");
+  await closeDb();
+}
+
+/** Rows of a raw statement on either driver (PGlite returns `{ rows }`, postgres.js an array). */
+export async function query<T = Record<string, unknown>>(db: Db, q: SQL | string): Promise<T[]> {
+  const result = (await db.execute(typeof q === "string" ? sql.raw(q) : q)) as unknown;
+  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
+}
+
+export async function vacuumAnalyze(db: Db): Promise<void> {
+  for (const t of ["payments", "customers", "charges", "transfers", "payment_events", "webhook_deliveries"]) {
+    await query(db, `vacuum analyze ${t}`);
+  }
+}

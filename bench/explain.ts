@@ -1,0 +1,34 @@
+import { sql, type SQL } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { query } from "./db";
+
+/** The list filters of the sweep, as the service's query layer receives them. */
+export function listFilters(anchor: Date) {
+  const day = 86_400_000;
+  const from = new Date(anchor.getTime() - 2 * day);
+  return {
+    list: {},
+    "list:status": { statuses: ["COMPLETED" as const] },
+    "list:search": { search: "buyer1234@" },
+    "list:time": { fromTime: from, toTime: new Date(from.getTime() + day) },
+  };
+}
+
+/**
+ * EXPLAIN (ANALYZE, BUFFERS) of every statement a list request runs for each filter, built by
+ * the same function the service uses (db/queries/payments.ts), on page 1 of 20.
+ */
+export async function explainLists(db: Db, businessId: number, anchor: Date): Promise<Record<string, string>> {
+  const { listPaymentQueries } = await import("@/db/queries/payments");
+  const { findBusiness } = await import("@/db/queries/businesses");
+  const business = (await findBusiness(db, businessId))!;
+  const plans: Record<string, string> = {};
+  for (const [name, filter] of Object.entries(listFilters(anchor))) {
+    const statements = listPaymentQueries(db, business, filter, { number: 1, size: 20 }) as unknown as Record<string, { getSQL(): SQL }>;
+    for (const [part, qb] of Object.entries(statements)) {
+      const rows = await query<Record<string, string>>(db, sql`explain (analyze, buffers) ${qb.getSQL()}`);
+      plans[`${name} · ${part}`] = rows.map((r) => Object.values(r)[0]).join("\n");
+    }
+  }
+  return plans;
+}

@@ -1,0 +1,101 @@
+/** Command-line options of `npm run bench` (see docs/performance.md). */
+export type DbKind = "pglite" | "postgres";
+
+export type Options = {
+  /** Which databases to run against, one full run each. */
+  dbs: DbKind[];
+  /** Payments seeded before the HTTP sweep. */
+  payments: number;
+  /** Seconds each measured autocannon run lasts (plus a short warm-up per endpoint). */
+  duration: number;
+  /** Concurrency sweep: autocannon connections. */
+  connections: number[];
+  /** `--scale`: store sizes for the fetch/list scaling run (instead of the default run). */
+  scale: number[] | null;
+  /** Connections for the scaling run. */
+  scaleConnections: number[];
+  /** Endpoints of the sweep (default: all). */
+  only: string[] | null;
+  skipBuild: boolean;
+  background: boolean;
+  port: number;
+  /** PostgreSQL for `--db postgres`: DATABASE_URL, else a local `bench` database. */
+  databaseUrl: string;
+  /** Allow resetting a PostgreSQL database whose name does not contain "bench". */
+  force: boolean;
+  /** Extra arguments for the server's node process, e.g. `--cpu-prof`. */
+  serverNodeArgs: string[];
+};
+
+const USAGE = `npm run bench -- [options]
+  --db pglite|postgres|both   database(s) (default: postgres when DATABASE_URL is set, else pglite)
+  --payments N                payments seeded before the sweep (default 100000)
+  --duration S                seconds per measurement (default 8)
+  --connections 1,8,32        concurrency sweep (default 1,8,32)
+  --only create,fetch,...     endpoints to measure (noop is always measured)
+  --scale [10000,100000,1000000]  fetch/list latency at growing store sizes, and EXPLAIN plans
+  --scale-connections 1,8     connections for --scale (default 1,8)
+  --no-background             skip the webhook/expiry measurements
+  --skip-build                use the existing build in node_modules/.cache/next-bench
+  --port P                    server port (default 3210)
+  --server-node-args "..."    extra node flags for the server (e.g. "--cpu-prof --cpu-prof-dir=bench/results/prof")
+  --force                     allow resetting a PostgreSQL database not named *bench*`;
+
+const ints = (s: string) => s.split(",").map((v) => {
+  const n = Number(v.replace(/_/g, ""));
+  if (!Number.isSafeInteger(n) || n <= 0) throw new Error(`not a positive integer: ${v}\n\n${USAGE}`);
+  return n;
+});
+
+export function parseOptions(argv: string[]): Options {
+  const o: Options = {
+    dbs: [process.env.DATABASE_URL ? "postgres" : "pglite"],
+    payments: 100_000,
+    duration: 8,
+    connections: [1, 8, 32],
+    scale: null,
+    scaleConnections: [1, 8],
+    only: null,
+    skipBuild: false,
+    background: true,
+    port: 3210,
+    databaseUrl: process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/bench",
+    force: false,
+    serverNodeArgs: [],
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const next = () => {
+      const v = argv[++i];
+      if (v === undefined) throw new Error(`${a} needs a value\n\n${USAGE}`);
+      return v;
+    };
+    switch (a) {
+      case "--db": {
+        const v = next();
+        o.dbs = v === "both" ? ["pglite", "postgres"] : v.split(",").map((d) => {
+          if (d !== "pglite" && d !== "postgres") throw new Error(`--db: ${d}?\n\n${USAGE}`);
+          return d;
+        });
+        break;
+      }
+      case "--payments": o.payments = ints(next())[0]; break;
+      case "--duration": o.duration = ints(next())[0]; break;
+      case "--connections": o.connections = ints(next()); break;
+      case "--scale":
+        o.scale = argv[i + 1] && !argv[i + 1].startsWith("--") ? ints(next()) : [10_000, 100_000, 1_000_000];
+        break;
+      case "--scale-connections": o.scaleConnections = ints(next()); break;
+      case "--only": o.only = next().split(","); break;
+      case "--no-background": o.background = false; break;
+      case "--skip-build": o.skipBuild = true; break;
+      case "--port": o.port = ints(next())[0]; break;
+      case "--force": o.force = true; break;
+      case "--server-node-args": o.serverNodeArgs = next().split(" ").filter(Boolean); break;
+      case "--help": case "-h": console.log(USAGE); process.exit(0); break;
+      default: throw new Error(`unknown option ${a}\n\n${USAGE}`);
+    }
+  }
+  if (o.scale) o.scale.sort((a, b) => a - b);
+  return o;
+}

@@ -1,0 +1,93 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { BackgroundFigures } from "./background";
+import type { Figures } from "./load";
+import { NOOP } from "./scenarios";
+
+export type SweepResult = Record<string, Figures[]>;
+export type ScaleResult = { payments: number; sweep: SweepResult }[];
+
+export type RunResult = {
+  /** Free text about the run (e.g. which version of the code it measured). */
+  note?: string;
+  startedAt: string;
+  database: "pglite" | "postgres";
+  payments: number;
+  secondsPerRun: number;
+  machine: { cpus: number; cpuModel: string; memoryGb: number; node: string; loadAverage: number[] };
+  sweep?: SweepResult;
+  background?: BackgroundFigures;
+  scale?: ScaleResult;
+  plans?: Record<string, string>;
+};
+
+export function machine(): RunResult["machine"] {
+  return {
+    cpus: os.cpus().length,
+    cpuModel: os.cpus()[0]?.model ?? "?",
+    memoryGb: Math.round(os.totalmem() / 2 ** 30),
+    node: process.version,
+    loadAverage: os.loadavg().map((l) => Math.round(l * 100) / 100),
+  };
+}
+
+const DB_NAME = { pglite: "PGlite (embedded)", postgres: "PostgreSQL 15" };
+const pad = (s: string, n: number) => (s.length >= n ? s : " ".repeat(n - s.length) + s);
+const ms = (v: number) => (v < 10 ? v.toFixed(2) : v < 100 ? v.toFixed(1) : v.toFixed(0));
+
+/**
+ * The sweep as ONE table: per endpoint and connection count, requests/s, the ratio to the
+ * no-op route's requests/s at the same concurrency (the framework's ceiling, measured in the
+ * same run against the same server), and p50/p99 latency in ms.
+ */
+export function sweepTable(r: RunResult, sweep: SweepResult, title?: string): string {
+  const conns = sweep[NOOP]?.map((f) => f.connections) ?? Object.values(sweep)[0].map((f) => f.connections);
+  const ceiling = new Map((sweep[NOOP] ?? []).map((f) => [f.connections, f.rps]));
+  const head = [
+    pad("endpoint", 14),
+    ...conns.map((c) => [pad(`${c} conn  req/s`, 13), pad("×ceil", 5), pad("p50 ms", 6), pad("p99 ms", 6)].join(" ")),
+    pad(`CPU ms/req`, 10),
+  ].join(" │");
+  const lines = [
+    title ?? `${DB_NAME[r.database]} · ${r.payments.toLocaleString("en")} payments · ${r.secondsPerRun} s per measurement`,
+    head,
+    "─".repeat(head.length),
+  ];
+  for (const [name, figs] of Object.entries(sweep)) {
+    const cells = figs.map((f) => {
+      const ratio = ceiling.get(f.connections) ? f.rps / ceiling.get(f.connections)! : NaN;
+      return [pad(f.rps.toFixed(0), 13), pad(ratio.toFixed(2), 5), pad(ms(f.p50), 6), pad(ms(f.p99), 6)].join(" ");
+    });
+    // Server CPU per request at the highest concurrency (the server process only: with PGlite it includes the database).
+    const cpu = figs[figs.length - 1].cpuMsPerRequest;
+    lines.push([pad(name === NOOP ? "noop (ceiling)" : name, 14), ...cells, pad(cpu.toFixed(2), 10)].join(" │"));
+  }
+  return lines.join("\n");
+}
+
+export function backgroundLines(b: BackgroundFigures): string {
+  return [
+    `background (${b.driver}):`,
+    `  expireDuePayments, ${b.expiry.payments} due together: ${(b.expiry.withoutWebhookMs / 1000).toFixed(2)} s without a webhook URL, ${(b.expiry.withWebhookMs / 1000).toFixed(2)} s with one (outbox rows written)`,
+    `  deliverDue: ${b.deliveries.count} deliveries in ${b.deliveries.seconds.toFixed(2)} s = ${b.deliveries.perSecond.toFixed(0)} deliveries/s`,
+    `  status change → arrival (${b.lag.count} cancellations at ${b.lag.ratePerSecond}/s): p50 ${b.lag.p50Ms} ms, p99 ${b.lag.p99Ms} ms, max ${b.lag.maxMs} ms`,
+  ].join("\n");
+}
+
+export function scaleTable(r: RunResult, scale: ScaleResult): string {
+  const out = [`${DB_NAME[r.database]} · fetch and list at growing store sizes (p50 / p99 ms, req/s)`];
+  for (const step of scale) out.push(sweepTable(r, step.sweep, `— ${step.payments.toLocaleString("en")} payments —`));
+  return out.join("\n\n");
+}
+
+/** Appends the run to bench/results/<date>.json (one file per day, one entry per run). */
+export function writeResult(r: RunResult): string {
+  const dir = path.join(import.meta.dirname, "results");
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `${r.startedAt.slice(0, 10)}.json`);
+  const existing = existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as { runs: RunResult[] }) : { runs: [] };
+  existing.runs.push(r);
+  writeFileSync(file, JSON.stringify(existing, null, 2) + "\n");
+  return path.relative(process.cwd(), file);
+}

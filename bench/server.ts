@@ -1,0 +1,94 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "..");
+const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
+/** The bench builds and serves from its own folder (ignored by git, tsc and eslint), never touching the `.next` build another server uses. */
+export const DIST_DIR = "node_modules/.cache/next-bench";
+
+function run(args: string[], env: NodeJS.ProcessEnv, quiet: boolean): ChildProcess {
+  return spawn(process.execPath, args, { cwd: root, env, stdio: quiet ? ["ignore", "pipe", "pipe"] : "inherit" });
+}
+
+/**
+ * `next build` (production) into DIST_DIR. Next adds the build folder's type paths to
+ * tsconfig.json; the bench puts the file back as it was, so a bench run changes no tracked file.
+ */
+export async function build(): Promise<void> {
+  const started = performance.now();
+  const tsconfig = path.join(root, "tsconfig.json");
+  const original = readFileSync(tsconfig, "utf8");
+  const child = run([nextBin, "build"], { ...process.env, NEXT_DIST_DIR: DIST_DIR, NEXT_TELEMETRY_DISABLED: "1" }, true);
+  let out = "";
+  child.stdout?.on("data", (d) => (out += d));
+  child.stderr?.on("data", (d) => (out += d));
+  const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+  if (readFileSync(tsconfig, "utf8") !== original) writeFileSync(tsconfig, original);
+  if (code !== 0) throw new Error(`next build failed (exit ${code}):\n${out.slice(-4000)}`);
+  console.log(`built in ${((performance.now() - started) / 1000).toFixed(0)} s (${DIST_DIR})`);
+}
+
+export type Server = { url: string; stop: () => Promise<void>; cpuMs: () => number };
+
+/** CPU time (user + system) the process has used so far, from /proc (Linux), in ms; NaN elsewhere. */
+export function processCpuMs(pid: number | undefined): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in USER_HZ (100/s)
+  } catch {
+    return NaN;
+  }
+}
+
+/**
+ * `next start` (NODE_ENV=production) with the service's environment and BENCH_ROUTES=1, in a
+ * process of its own; resolves once the ceiling route answers.
+ */
+export async function startServer(env: Record<string, string>, port: number, nodeArgs: string[] = []): Promise<Server> {
+  const child = run(
+    [...nodeArgs, nextBin, "start", "-p", String(port), "-H", "127.0.0.1"],
+    {
+      ...process.env,
+      DATABASE_URL: undefined,
+      ...env,
+      NEXT_DIST_DIR: DIST_DIR,
+      NEXT_TELEMETRY_DISABLED: "1",
+      BENCH_ROUTES: "1",
+    },
+    true,
+  );
+  let log = "";
+  child.stdout?.on("data", (d) => (log += d));
+  child.stderr?.on("data", (d) => {
+    log += d;
+    // Requests cut off when a measurement ends ("aborted") are expected; show anything else.
+    const text = String(d);
+    if (!/Error: aborted|ECONNRESET|ignore-listed frames|^\s*}\s*$/m.test(text)) process.stderr.write(`[server] ${text}`);
+  });
+  const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}):\n${log.slice(-4000)}`);
+    try {
+      const res = await fetch(`${url}/bench/noop`);
+      if (res.ok) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) throw new Error(`the server did not answer within 120 s:\n${log.slice(-4000)}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return {
+    url,
+    cpuMs: () => processCpuMs(child.pid),
+    stop: async () => {
+      if (child.exitCode === null) child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}

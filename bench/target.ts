@@ -1,0 +1,79 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import postgres from "postgres";
+import type { DbKind, Options } from "./options";
+
+/** The database a run uses, and the secrets the server and the bench process share. */
+export type Target = {
+  kind: DbKind;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  apiKeySecret: string;
+  adminToken: string;
+  cleanup: () => void;
+};
+
+/**
+ * PGlite: a fresh temporary DATA_DIR. PostgreSQL: the database at DATABASE_URL (created when
+ * missing), its `public` schema dropped and recreated — so it must be a throw-away database:
+ * one whose name contains "bench", unless --force.
+ */
+export async function prepareTarget(kind: DbKind, o: Options): Promise<Target> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "cryptopay-bench-"));
+  const base = {
+    kind,
+    dataDir,
+    apiKeySecret: randomBytes(32).toString("base64url"),
+    adminToken: `adm_${randomBytes(24).toString("base64url")}`,
+    cleanup: () => rmSync(dataDir, { recursive: true, force: true }),
+  };
+  if (kind === "pglite") return { ...base, databaseUrl: undefined };
+
+  const url = new URL(o.databaseUrl);
+  const name = decodeURIComponent(url.pathname.slice(1));
+  if (!name.includes("bench") && !o.force) {
+    throw new Error(`refusing to reset database "${name}": use a database named *bench*, or pass --force`);
+  }
+  const admin = new URL(url);
+  admin.pathname = "/postgres";
+  const maint = postgres(admin.toString(), { max: 1, onnotice: () => {} });
+  try {
+    const [exists] = await maint`select 1 from pg_database where datname = ${name}`;
+    if (!exists) await maint.unsafe(`create database "${name.replace(/"/g, '""')}"`);
+  } finally {
+    await maint.end();
+  }
+  const sql = postgres(url.toString(), { max: 1, onnotice: () => {} });
+  try {
+    await sql.unsafe("drop schema if exists public cascade; drop schema if exists drizzle cascade; create schema public;");
+  } finally {
+    await sql.end();
+  }
+  return { ...base, databaseUrl: url.toString() };
+}
+
+/** The environment the service reads (lib/config), for the server and for this process. */
+export function serviceEnv(t: Target, port: number): Record<string, string> {
+  return {
+    ...(t.databaseUrl ? { DATABASE_URL: t.databaseUrl } : {}),
+    DATA_DIR: t.dataDir,
+    API_KEY_SECRET: t.apiKeySecret,
+    ADMIN_TOKEN: t.adminToken,
+    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+    PORT: String(port),
+    // A limit the bench never reaches: the limiter must not cap the figures.
+    RATE_LIMIT_PER_SECOND: "1000000000",
+    RATE_LIMIT_BURST: "1000000000",
+  };
+}
+
+/**
+ * Points this process at the target before any project module reads its configuration
+ * (config() is parsed once per process).
+ */
+export function pointThisProcessAt(t: Target, port: number): void {
+  delete process.env.DATABASE_URL;
+  Object.assign(process.env, serviceEnv(t, port));
+}
