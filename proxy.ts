@@ -22,4 +22,5 @@ export function proxy(req: NextRequest) {
   }
 }
 
-export const config = { matcher: ["/v1/:path*", "/admin/v1/:path*"] };
+// Only paths with a percent sign can fail to decode: every other API request skips the proxy.
+export const config = { matcher: ["/v1/(.*%.*)", "/admin/v1/(.*%.*)"] };

@@ -119,7 +119,14 @@ async function readLimited(req: Request): Promise<string> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    let chunk: ReadableStreamReadResult<Uint8Array>;
+    try {
+      chunk = await reader.read();
+    } catch {
+      // The client went away mid-body: a client error, not a server fault (no one reads the answer).
+      throw new ApiError("malformed-request", 400, "The request body was not received in full.", { body: ["incomplete"] });
+    }
+    const { done, value } = chunk;
     if (done) break;
     size += value.byteLength;
     if (size > MAX_BODY_BYTES) {
