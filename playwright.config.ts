@@ -48,6 +48,9 @@ export default defineConfig({
     stdout: "pipe",
     env: {
       ...serverEnv(),
+      // Playwright merges this with its own environment: an empty value overrides a DATABASE_URL
+      // the test shell has (CI's), and the service reads it as unset.
+      DATABASE_URL: "",
       DATA_DIR: ".e2e-data",
       PORT: String(PORT),
       PUBLIC_BASE_URL: `http://localhost:${PORT}`,

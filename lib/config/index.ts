@@ -12,10 +12,11 @@ import { z } from "zod";
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
-  DATABASE_URL: z
-    .string()
-    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
-    .optional(),
+  // An empty value (`DATABASE_URL=`) means unset: the embedded database.
+  DATABASE_URL: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL").optional(),
+  ),
   DATA_DIR: z.string().min(1).default("./.data"),
   PUBLIC_BASE_URL: z
     .url({ protocol: /^https?$/, error: "must be an http(s) URL such as https://pay.example.com" })
