@@ -5,16 +5,17 @@ import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "@/lib/config";
 
 const PG = "postgres://postgres@127.0.0.1:5432/x";
+const env = (values: Record<string, string>) => values as unknown as NodeJS.ProcessEnv;
 
 describe("configuration", () => {
   it("embedded mode generates the admin token and signing secret once and keeps them in DATA_DIR", () => {
     const dir = mkdtempSync(path.join(tmpdir(), "cfg-"));
-    const first = loadConfig({ DATA_DIR: dir } as NodeJS.ProcessEnv);
+    const first = loadConfig(env({ DATA_DIR: dir }));
     expect(first.generated.adminToken).toBe(true);
     expect(first.adminToken).toMatch(/^adm_/);
     const file = path.join(dir, "secrets.json");
     expect(statSync(file).mode & 0o777).toBe(0o600);
-    const again = loadConfig({ DATA_DIR: dir } as NodeJS.ProcessEnv);
+    const again = loadConfig(env({ DATA_DIR: dir }));
     expect(again.generated.adminToken).toBe(false);
     expect(again.adminToken).toBe(first.adminToken);
     expect(Buffer.from(again.apiKeySecret).toString()).toBe(JSON.parse(readFileSync(file, "utf8")).apiKeySecret);
@@ -24,7 +25,7 @@ describe("configuration", () => {
   it("production (NODE_ENV=production with DATABASE_URL) generates nothing and names every missing setting", () => {
     let error: unknown;
     try {
-      loadConfig({ NODE_ENV: "production", DATABASE_URL: PG } as NodeJS.ProcessEnv);
+      loadConfig(env({ NODE_ENV: "production", DATABASE_URL: PG }));
     } catch (e) {
       error = e;
     }
@@ -43,9 +44,9 @@ describe("configuration", () => {
   });
 
   it("refuses malformed values with one message per problem; an empty DATABASE_URL means embedded", () => {
-    expect(() => loadConfig({ DATABASE_URL: "mysql://x", PORT: "70000", DATA_DIR: ":memory:" } as NodeJS.ProcessEnv)).toThrow(
+    expect(() => loadConfig(env({ DATABASE_URL: "mysql://x", PORT: "70000", DATA_DIR: ":memory:" }))).toThrow(
       /DATABASE_URL[\s\S]*PORT|PORT[\s\S]*DATABASE_URL/,
     );
-    expect(loadConfig({ DATABASE_URL: "", DATA_DIR: ":memory:" } as NodeJS.ProcessEnv).databaseUrl).toBeUndefined();
+    expect(loadConfig(env({ DATABASE_URL: "", DATA_DIR: ":memory:" })).databaseUrl).toBeUndefined();
   });
 });

@@ -55,36 +55,10 @@ export async function claimDelivery(
   return row;
 }
 
-export async function insertAttempt(tx: Tx, row: typeof webhookAttempts.$inferInsert): Promise<void> {
-  await tx.insert(webhookAttempts).values(row);
-}
-
 /**
- * Records the end of an attempt and releases the claim. `scheduled` attempts count towards the
- * D5 schedule (`attempts`); an operator's manual redelivery does not use up a retry.
- */
-export async function finishAttempt(
-  tx: Tx,
-  id: number,
-  set: Pick<WebhookDeliveryRow, "status" | "nextAttemptAt" | "lastAttemptAt" | "lastStatusCode">,
-  scheduled = true,
-): Promise<WebhookDeliveryRow> {
-  const [row] = await tx
-    .update(webhookDeliveries)
-    .set({
-      ...set,
-      attempts: scheduled ? sql`${webhookDeliveries.attempts} + 1` : webhookDeliveries.attempts,
-      lockedUntil: null,
-      updatedAt: set.lastAttemptAt!,
-    })
-    .where(eq(webhookDeliveries.id, id))
-    .returning();
-  return row;
-}
-
-/**
- * `insertAttempt` and then `finishAttempt` in ONE statement (a data-modifying CTE: atomic without
- * the BEGIN/COMMIT round trips of a transaction), for the delivery worker's hot path.
+ * Records an attempt and the delivery's new state, releasing the claim, in ONE statement (a
+ * data-modifying CTE: atomic without a transaction's round trips). `scheduled` attempts count
+ * towards the D5 schedule (`attempts`); an operator's manual redelivery does not use up a retry.
  */
 export async function recordAttempt(
   tx: Tx,
