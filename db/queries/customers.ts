@@ -8,14 +8,20 @@ export async function findOrCreateCustomer(tx: Tx, businessId: number, email: st
     const [row] = await tx.insert(customers).values({ businessId, email: null }).returning();
     return row;
   }
+  // Returning customers are the common case: one read; a new one is inserted; a concurrent
+  // insert of the same email loses the unique index race and reads the winner's row.
+  const find = async () =>
+    (
+      await tx
+        .select()
+        .from(customers)
+        .where(and(eq(customers.businessId, businessId), sql`lower(${customers.email}) = lower(${email})`))
+        .limit(1)
+    )[0];
+  const existing = await find();
+  if (existing) return existing;
   const [inserted] = await tx.insert(customers).values({ businessId, email }).onConflictDoNothing().returning();
-  if (inserted) return inserted;
-  const [existing] = await tx
-    .select()
-    .from(customers)
-    .where(and(eq(customers.businessId, businessId), sql`lower(${customers.email}) = lower(${email})`))
-    .limit(1);
-  return existing;
+  return inserted ?? (await find())!;
 }
 
 export async function addCustomerIp(

@@ -116,7 +116,7 @@ export async function createPayment(
       expiresAt,
       updatedAt: now,
     });
-    await recordEvent(tx, payment, "PAYMENT_CREATED", null, now);
+    await recordEvent(tx, payment, "PAYMENT_CREATED", null, now, business);
     const result = { id, url: checkoutUrl(id) };
     if (idempotency) await storeIdempotentResponse(tx, business.id, idempotency.key, 200, result);
     return result;

@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Tx } from "@/db/client";
 import { insertPaymentEvent } from "@/db/queries/payments";
-import { payments, type PaymentRow } from "@/db/schema";
+import { payments, type Business, type PaymentRow } from "@/db/schema";
 import { ApiError } from "@/lib/http/errors";
 import { eventForStatus, type EventType } from "./events";
 import type { PaymentStatus } from "./status";
@@ -64,8 +64,9 @@ export async function recordEvent(
   type: EventType,
   from: PaymentStatus | null,
   at: Date,
+  business?: Business,
 ): Promise<void> {
   const eventId = await insertPaymentEvent(tx, { paymentId: payment.id, type, fromStatus: from, toStatus: payment.status, createdAt: at });
-  await enqueueWebhook(tx, payment, eventId, type, at);
+  await enqueueWebhook(tx, payment, eventId, type, at, business);
   notifyPaymentEvent(payment.id, type, payment.status); // Inngest only; sent after commit
 }

@@ -1,7 +1,7 @@
 import type { Tx } from "@/db/client";
 import { findBusiness } from "@/db/queries/businesses";
 import { insertDelivery } from "@/db/queries/webhooks";
-import type { PaymentRow } from "@/db/schema";
+import type { Business, PaymentRow } from "@/db/schema";
 import type { EventType } from "@/lib/payments/events";
 import { paymentRecords } from "@/lib/payments/read";
 import { webhookPayload } from "./payload";
@@ -24,8 +24,17 @@ export function onDeliveryEnqueued(listener: Listener): void {
  * built now, from the payment as it stands after the change, and sent byte for byte on every
  * attempt. No target (no `notifyUrl`, no business webhook URL) → nothing to deliver.
  */
-export async function enqueueWebhook(tx: Tx, payment: PaymentRow, eventId: number, type: EventType, at: Date) {
-  const business = await findBusiness(tx, payment.onBehalfOfBusinessId ?? payment.businessId);
+export async function enqueueWebhook(
+  tx: Tx,
+  payment: PaymentRow,
+  eventId: number,
+  type: EventType,
+  at: Date,
+  known?: Business,
+) {
+  const businessId = payment.onBehalfOfBusinessId ?? payment.businessId;
+  // The caller may already hold the business (create does): no second read in the hot path.
+  const business = known?.id === businessId ? known : await findBusiness(tx, businessId);
   const url = payment.notifyUrl ?? business?.webhookUrl;
   if (!business || !url) return null;
   const [record] = await paymentRecords(tx, [payment]);
