@@ -7,11 +7,6 @@ export async function insertApiKey(tx: Tx, row: typeof apiKeys.$inferInsert) {
   await tx.insert(apiKeys).values(row);
 }
 
-export async function findApiKey(tx: Tx, id: string) {
-  const [row] = await tx.select().from(apiKeys).where(eq(apiKeys.id, id)).limit(1);
-  return row;
-}
-
 /**
  * The key's row and the addressed business in one statement (every API request needs both):
  * undefined when the key is unknown; `business` null when no such business exists.

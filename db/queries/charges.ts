@@ -49,15 +49,3 @@ export async function updateTransfers(
     .where(sql`${transfers.paymentId} = ${paymentId} and not ${transfers.dropped}`);
 }
 
-/** Charges and transfers of several payments (list and fetch build records in batches). */
-export async function loadChargeData(tx: Tx, paymentIds: string[]) {
-  const out = new Map<string, { charge: ChargeRow; transfers: TransferRow[] }>();
-  if (paymentIds.length === 0) return out;
-  const [cs, ts] = await Promise.all([
-    tx.select().from(charges).where(inArray(charges.paymentId, paymentIds)),
-    tx.select().from(transfers).where(inArray(transfers.paymentId, paymentIds)).orderBy(asc(transfers.id)),
-  ]);
-  for (const c of cs) out.set(c.paymentId, { charge: c, transfers: [] });
-  for (const t of ts) out.get(t.paymentId)?.transfers.push(t);
-  return out;
-}

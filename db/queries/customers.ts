@@ -33,15 +33,3 @@ export async function addCustomerIp(
 
 export type CustomerWithIps = CustomerRow & { ips: CustomerIpRow[] };
 
-export async function loadCustomers(tx: Tx, ids: number[]): Promise<Map<number, CustomerWithIps>> {
-  const out = new Map<number, CustomerWithIps>();
-  if (ids.length === 0) return out;
-  const unique = [...new Set(ids)];
-  const [rows, ips] = await Promise.all([
-    tx.select().from(customers).where(inArray(customers.id, unique)),
-    tx.select().from(customerIps).where(inArray(customerIps.customerId, unique)).orderBy(asc(customerIps.id)),
-  ]);
-  for (const c of rows) out.set(c.id, { ...c, ips: [] });
-  for (const ip of ips) out.get(ip.customerId)?.ips.push(ip);
-  return out;
-}

@@ -266,3 +266,15 @@ export async function listPayments(
   estimates.set(estimateKey, { rows: estimate, until: Date.now() + ESTIMATE_TTL_MS });
   return { rows, total: Math.max(estimate, atLeast) };
 }
+
+/** Committed status and expiry of payments by id (the Inngest driver and functions). */
+export type PaymentState = { id: string; status: PaymentStatus; expiresAt: Date };
+
+export async function paymentStates(db: Tx, ids: string[]): Promise<Map<string, PaymentState>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select({ id: payments.id, status: payments.status, expiresAt: payments.expiresAt })
+    .from(payments)
+    .where(inArray(payments.id, ids));
+  return new Map(rows.map((r) => [r.id, r]));
+}

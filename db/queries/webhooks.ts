@@ -126,3 +126,27 @@ export async function listDeliveries(
 export async function listAttempts(tx: Tx, deliveryId: number): Promise<WebhookAttemptRow[]> {
   return tx.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, deliveryId)).orderBy(asc(webhookAttempts.id));
 }
+
+/** Committed state of deliveries by id (the Inngest driver sends an event once its row is visible). */
+export type DeliveryState = {
+  id: number;
+  messageId: string;
+  status: "pending" | "succeeded" | "failed";
+  nextAttemptAt: Date | null;
+  lockedUntil: Date | null;
+};
+
+export async function deliveryStates(db: Tx, ids: number[]): Promise<Map<number, DeliveryState>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select({
+      id: webhookDeliveries.id,
+      messageId: webhookDeliveries.messageId,
+      status: webhookDeliveries.status,
+      nextAttemptAt: webhookDeliveries.nextAttemptAt,
+      lockedUntil: webhookDeliveries.lockedUntil,
+    })
+    .from(webhookDeliveries)
+    .where(inArray(webhookDeliveries.id, ids));
+  return new Map(rows.map((r) => [r.id, r]));
+}

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { SignJWT, jwtVerify, errors as joseErrors } from "jose";
 import type { Db } from "@/db/client";
-import { findApiKey, insertApiKey } from "@/db/queries/api-keys";
+import { insertApiKey } from "@/db/queries/api-keys";
 import type { ApiKeyRow } from "@/db/schema";
 import { config } from "@/lib/config";
 import { ApiError } from "@/lib/http/errors";
@@ -87,11 +87,6 @@ export async function verifyApiKeyToken(token: string): Promise<ApiKeyClaims> {
     if (e instanceof joseErrors.JOSEError) throw unauthorized("The API key is malformed or invalid.");
     throw e;
   }
-}
-
-/** The stored half of the check: the key must exist and not be revoked. */
-export async function assertKeyActive(db: Db, keyId: string): Promise<void> {
-  assertKeyRowActive(await findApiKey(db, keyId));
 }
 
 /** The stored half of the check on a row already read (undefined: no such key). */

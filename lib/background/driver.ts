@@ -1,5 +1,6 @@
 import type { Db } from "@/db/client";
-import type { DeliveryState, PaymentState } from "@/inngest/lookups";
+import type { PaymentState } from "@/db/queries/payments";
+import type { DeliveryState } from "@/db/queries/webhooks";
 import { config, type Config } from "@/lib/config";
 import type { EventType } from "@/lib/payments/events";
 import type { PaymentStatus } from "@/lib/payments/status";
@@ -124,7 +125,7 @@ export function createAfterCommitSender(opts: {
     let payments: Map<string, PaymentState>;
     try {
       const db = await opts.getDb();
-      const { deliveryStates, paymentStates } = await import("@/inngest/lookups");
+      const [{ deliveryStates }, { paymentStates }] = await Promise.all([import("@/db/queries/webhooks"), import("@/db/queries/payments")]);
       deliveries = await deliveryStates(db, batch.flatMap((i) => (i.notice.kind === "delivery" ? [i.notice.deliveryId] : [])));
       payments = await paymentStates(db, batch.flatMap((i) => (i.notice.kind === "delivery" ? [] : [i.notice.paymentId])));
     } catch (e) {
@@ -217,11 +218,6 @@ export async function startBackground(getDb: () => Promise<Db>, cfg: Pick<Config
 export function stopBackground(): void {
   g.__paymentsBackground?.stop();
   g.__paymentsBackground = undefined;
-}
-
-/** The driver this process started, if any. */
-export function runningDriver(): BackgroundDriver | undefined {
-  return g.__paymentsBackground?.driver;
 }
 
 /** Resolves once every event queued so far was sent or given up (tests, graceful shutdown). */

@@ -38,13 +38,22 @@ async function settle(tx: Tx, payment: PaymentRow, business: Business, charge: C
 export async function reconcilePayment(db: Db, paymentId: string, at = new Date()): Promise<PaymentRow> {
   return db.transaction(async (tx) => {
     const { payment, business } = await loadForUpdate(tx, paymentId);
-    const charge = await findCharge(tx, paymentId);
-    if (!charge || isTerminal(payment.status)) return payment;
-    const transfers = await listTransfers(tx, paymentId);
-    const decision = decideStatus(detectionInput(payment, charge, transfers));
-    let row = payment;
-    if (decision.next) row = await transition(tx, row, decision.next, { at });
-    if (row.status === "PROCESSING") row = await settle(tx, row, business, charge, decision.confirmed, at);
-    return row;
+    return reconcileLocked(tx, payment, business, at);
   });
+}
+
+/**
+ * The same step inside a transaction that already holds the payment's row lock — the one that
+ * recorded the transfer — so nothing (an expiry sweep, say) can come between a transfer being
+ * seen and the status it implies.
+ */
+export async function reconcileLocked(tx: Tx, payment: PaymentRow, business: Business, at = new Date()): Promise<PaymentRow> {
+  const charge = await findCharge(tx, payment.id);
+  if (!charge || isTerminal(payment.status)) return payment;
+  const transfers = await listTransfers(tx, payment.id);
+  const decision = decideStatus(detectionInput(payment, charge, transfers));
+  let row = payment;
+  if (decision.next) row = await transition(tx, row, decision.next, { at });
+  if (row.status === "PROCESSING") row = await settle(tx, row, business, charge, decision.confirmed, at);
+  return row;
 }

@@ -11,7 +11,7 @@ import { toBaseUnits } from "./amounts";
 import type { CoinName } from "./coins";
 import { decideStatus } from "./detection";
 import { detectionInput } from "./detection-input";
-import { reconcilePayment } from "./reconcile";
+import { reconcileLocked } from "./reconcile";
 
 export type SimulateAction =
   | { action: "select"; coin: string }
@@ -24,12 +24,12 @@ const GENESIS_HEIGHT = 800_000;
 
 /**
  * The test-mode chain (design §5). It only produces transfers and confirmations — what a node
- * would report — and then runs the same watcher step (`reconcilePayment`) a real chain uses,
- * so the status is decided by the detection logic, never by the simulator.
+ * would report — and then runs the same watcher step a real chain uses, in the same transaction
+ * (`reconcileLocked`), so the status is decided by the detection logic, never by the simulator.
  */
 export async function simulate(db: Db, paymentId: string, input: SimulateAction): Promise<PaymentRow> {
   if (input.action === "select") return selectCoin(db, paymentId, input.coin);
-  await db.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
     const { payment, business } = await loadForUpdate(tx, paymentId);
     if (business.mode !== "test") throw notFound(`No payment ${paymentId} exists.`);
     const charge = await findCharge(tx, paymentId);
@@ -62,7 +62,7 @@ export async function simulate(db: Db, paymentId: string, input: SimulateAction)
         seenAt: now,
         updatedAt: now,
       });
-      return;
+      return reconcileLocked(tx, payment, business, now);
     }
     const live = existing.filter((t) => !t.dropped);
     if (live.length === 0) throw conflict("There is no transfer to act on: pay first.");
@@ -75,6 +75,6 @@ export async function simulate(db: Db, paymentId: string, input: SimulateAction)
     } else {
       await updateTransfers(tx, paymentId, { dropped: true });
     }
+    return reconcileLocked(tx, payment, business, now);
   });
-  return reconcilePayment(db, paymentId);
 }

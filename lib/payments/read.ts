@@ -15,14 +15,14 @@ import type { PaymentRecord } from "./schemas";
 
 const record = (d: PaymentDetails) => toPaymentRecord(d.payment, d.customer, d.charge);
 
+/** The record of a row as the caller holds it (just changed, say) with the customer and charge loaded. */
+const recordOfRow = (row: PaymentRow, d: PaymentDetails | undefined) =>
+  toPaymentRecord(row, d?.customer, row.selectedCoin !== null ? d?.charge : undefined);
+
 /** Payment records of stored rows, with customers, charges and transfers loaded in one statement. */
 export async function paymentRecords(db: Db, rows: PaymentRow[]): Promise<PaymentRecord[]> {
   const details = await loadPaymentDetails(db, rows.map((r) => r.id));
-  // The rows given are the payments as the caller has them (e.g. just changed, in its transaction).
-  return rows.map((r) => {
-    const d = details.get(r.id);
-    return toPaymentRecord(r, d?.customer, r.selectedCoin !== null ? d?.charge : undefined);
-  });
+  return rows.map((r) => recordOfRow(r, details.get(r.id)));
 }
 
 const missing = (id: string) => notFound(`No payment ${id} exists for this business.`);
@@ -38,8 +38,7 @@ export async function updateNote(db: Db, business: Business, id: string, note: s
   const row = await setPaymentNote(db, business, id, note);
   if (!row) throw missing(id);
   // The record is the row this update wrote; customer and charge come with the (prepared) fetch statement.
-  const d = await findPaymentDetails(db, business, id);
-  return toPaymentRecord(row, d?.customer, row.selectedCoin !== null ? d?.charge : undefined);
+  return recordOfRow(row, await findPaymentDetails(db, business, id));
 }
 
 export type PaymentList = {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { and, eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
+import { transfers } from "@/db/schema";
 import { cancelPayment } from "@/lib/checkout/cancel";
 import { expireDuePayments } from "@/lib/payments/expiry";
 import { PaymentSchema } from "@/lib/payments/schemas";
@@ -146,8 +148,6 @@ describe("POST …/simulate (test-mode chain)", () => {
         sim(b, id, { action: "pay", confirmations: 1 }),
         cancelPayment(db, id),
       ]);
-      void paid;
-      void cancelled;
       const res = await request("GET", `/v1/businesses/${b.businessId}/payments/${id}`, { key: b.apiKey });
       const p = (await json(res)).data;
       const statuses = p.timeline.map((t: { paymentStatus: string }) => t.paymentStatus);
@@ -155,6 +155,13 @@ describe("POST …/simulate (test-mode chain)", () => {
       expect(statuses.at(-1)).toBe(p.status);
       expect(["EXPIRED", "CANCELLED", "COMPLETED"]).toContain(p.status);
       expect(statuses.filter((s: string) => ["EXPIRED", "CANCELLED", "COMPLETED"].includes(s))).toHaveLength(1);
+      // The losers were refused, not half-applied: the cancel succeeded exactly when the payment is
+      // CANCELLED; and a payment that ended EXPIRED or CANCELLED holds no transfer that arrived in
+      // time (one seen before the end settles the payment in the same transaction).
+      expect(cancelled.status === "fulfilled").toBe(p.status === "CANCELLED");
+      expect(paid.status).toBe("fulfilled");
+      const onTime = await db.select().from(transfers).where(and(eq(transfers.paymentId, id), eq(transfers.late, false)));
+      expect(onTime.length > 0).toBe(p.status === "COMPLETED");
     }
   });
 });

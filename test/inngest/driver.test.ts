@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/db/client";
 import { listDeliveries } from "@/db/queries/webhooks";
 import { inngest } from "@/inngest/client";
-import { deliveryStates, paymentStates } from "@/inngest/lookups";
+import { paymentStates } from "@/db/queries/payments";
+import { deliveryStates } from "@/db/queries/webhooks";
 import {
   backgroundDriverOf,
   createAfterCommitSender,
