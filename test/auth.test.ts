@@ -2,6 +2,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { eq } from "drizzle-orm";
 import { SignJWT, decodeJwt, generateKeyPair } from "jose";
 import { getDb } from "@/db/client";
+import { CREDENTIALS_CACHE_MS } from "@/db/queries/api-keys";
 import { apiKeys } from "@/db/schema";
 import { config } from "@/lib/config";
 import { adminToken, createPayment, json, newBusiness, paymentsPath, request } from "./helpers";
@@ -194,12 +195,15 @@ describe("401: expired keys", () => {
     await expect401(await listWith(b, bearer(token)), /expired/i);
   });
 
-  it("the stored expiry is enforced too", async () => {
+  it("the stored expiry is enforced too, also when changed directly in the database", async () => {
     const key = await newKey(b);
     expect((await listWith(b, bearer(key.apiKey))).status).toBe(200);
-    // Fixture: expire the stored row only (the JWT has no exp).
+    // Fixture: expire the stored row only (the JWT has no exp), behind the service's back (as
+    // an operator's SQL or another instance would): seen once the instance's copy of the row
+    // is CREDENTIALS_CACHE_MS old.
     const db = await getDb();
     await db.update(apiKeys).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(apiKeys.id, key.keyId));
+    await new Promise((r) => setTimeout(r, CREDENTIALS_CACHE_MS + 50));
     await expect401(await listWith(b, bearer(key.apiKey)), /expired/i);
   });
 });

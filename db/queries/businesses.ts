@@ -1,9 +1,11 @@
 import { count, eq } from "drizzle-orm";
 import type { Tx } from "../client";
 import { businesses, type Business } from "../schema";
+import { forgetCredentials } from "./api-keys";
 
 export async function insertBusiness(tx: Tx, row: typeof businesses.$inferInsert): Promise<Business> {
   const [created] = await tx.insert(businesses).values(row).returning();
+  forgetCredentials();
   return created;
 }
 
@@ -18,6 +20,7 @@ export async function updateBusiness(tx: Tx, id: number, patch: Partial<typeof b
     .set({ ...patch, updatedAt: new Date() })
     .where(eq(businesses.id, id))
     .returning();
+  forgetCredentials();
   return row;
 }
 

@@ -1,7 +1,6 @@
-import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { businesses } from "@/db/schema";
+import { updateBusiness } from "@/db/queries/businesses";
 import { postWebhook } from "@/lib/webhooks/send";
 import { isPublicAddress, resolvePublic, UnsafeUrlError } from "@/lib/webhooks/url-safety";
 import { createPayment, newBusiness } from "../helpers";
@@ -73,8 +72,7 @@ describe("isPublicAddress", () => {
  * matters is the one made when connecting.
  */
 async function repoint(businessId: number, url: string) {
-  const db = await getDb();
-  await db.update(businesses).set({ webhookUrl: url }).where(eq(businesses.id, businessId));
+  await updateBusiness(await getDb(), businessId, { webhookUrl: url });
 }
 
 describe("live deliveries refuse non-public targets at delivery time", () => {
