@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import postgres from "postgres";
 import type { DbKind, Options } from "./options";
+import { postgresConnection } from "@/db/postgres-url";
 
 /** The database a run uses, and the secrets the server and the bench process share. */
 export type Target = {
@@ -38,14 +39,18 @@ export async function prepareTarget(kind: DbKind, o: Options): Promise<Target> {
   }
   const admin = new URL(url);
   admin.pathname = "/postgres";
-  const maint = postgres(admin.toString(), { max: 1, onnotice: () => {} });
+  const connect = (u: URL) => {
+    const { url: plain, host } = postgresConnection(u.toString());
+    return postgres(plain, { max: 1, onnotice: () => {}, ...(host ? { host } : {}) });
+  };
+  const maint = connect(admin);
   try {
     const [exists] = await maint`select 1 from pg_database where datname = ${name}`;
     if (!exists) await maint.unsafe(`create database "${name.replace(/"/g, '""')}"`);
   } finally {
     await maint.end();
   }
-  const sql = postgres(url.toString(), { max: 1, onnotice: () => {} });
+  const sql = connect(url);
   try {
     await sql.unsafe("drop schema if exists public cascade; drop schema if exists drizzle cascade; create schema public;");
   } finally {

@@ -3,6 +3,7 @@ import { mkdirSync } from "node:fs";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import * as schema from "./schema";
 import { config } from "@/lib/config";
+import { postgresConnection } from "./postgres-url";
 
 /** One type for both drivers, so queries and services never care which database runs. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -21,7 +22,9 @@ async function open(): Promise<Omit<Handle, "ready">> {
     const { default: postgres } = await import("postgres");
     const { drizzle } = await import("drizzle-orm/postgres-js");
     const { migrate } = await import("drizzle-orm/postgres-js/migrator");
-    const client = postgres(cfg.databaseUrl, {
+    const { url, host } = postgresConnection(cfg.databaseUrl);
+    const client = postgres(url, {
+      ...(host ? { host } : {}),
       max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
       onnotice: () => {},
       // Hot statements are prepared (db/prepared.ts). A list filter's best plan depends on its

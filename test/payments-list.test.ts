@@ -494,6 +494,23 @@ describe("searchString", () => {
     expect(await ids(b, q({ searchString: "sale", toAmount: 10 }))).toEqual([p.fiveHundred, p.percent]);
     expect(await ids(b, q({ searchString: "item", PageSize: 1, PageNumber: 2 }))).toEqual([p.underscore]);
   });
+
+  it("counts every match on each page, and past the last one", async () => {
+    // " off sale" ×2, " item" ×2: "sale" matches 2, "e" matches most payments.
+    const all = await listOk(b, q({ searchString: "e", PageSize: 100 }));
+    const n = all.items.length;
+    expect(n).toBeGreaterThan(3);
+    expect(all.totalCount).toBe(n);
+    for (const page of [1, 2, n]) {
+      const data = await listOk(b, q({ searchString: "e", PageSize: 1, PageNumber: page }));
+      expect(data).toMatchObject({ pageNumber: page, totalCount: n, totalPages: n });
+      expect(data.items.map((i) => i.id)).toEqual([all.items[page - 1].id]);
+    }
+    const past = await listOk(b, q({ searchString: "e", PageSize: 1, PageNumber: n + 5 }));
+    expect(past).toMatchObject({ items: [], totalCount: n, totalPages: n });
+    const none = await listOk(b, q({ searchString: "sale", PageSize: 5, PageNumber: 3 }));
+    expect(none).toMatchObject({ items: [], totalCount: 2, totalPages: 1 });
+  });
 });
 
 describe("sub-businesses and onBehalfOfBusinessId", () => {

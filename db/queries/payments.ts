@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gte, inArray, isNotNull, like, lte, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, getTableColumns, type WithSubquery, gte, inArray, isNotNull, like, lte, sql, type SQL } from "drizzle-orm";
 import type { Tx } from "../client";
 import { prepared } from "../prepared";
 import { charges, customerIps, customers, paymentEvents, payments, transfers, type PaymentRow } from "../schema";
@@ -16,9 +16,65 @@ export function paymentScope(business: Business): SQL {
     : eq(payments.businessId, business.id);
 }
 
-export async function insertPayment(tx: Tx, row: typeof payments.$inferInsert): Promise<PaymentRow> {
-  const [created] = await tx.insert(payments).values(row).returning();
-  return created;
+/** The columns a new payment is written with (the rest start empty). */
+const NEW_PAYMENT_COLUMNS = [
+  "id", "businessId", "onBehalfOfBusinessId", "name", "description", "currency", "amount", "endAmount",
+  "status", "offeredCoins", "paymentMethods", "metadata", "feeTransfers", "redirectUrl", "notifyUrl",
+  "customerIp", "customerUserAgent", "timeline", "createdAt", "expiresAt", "updatedAt",
+] as const satisfies (keyof typeof payments.$inferInsert)[];
+
+export type NewPayment = Required<Pick<typeof payments.$inferInsert, (typeof NEW_PAYMENT_COLUMNS)[number]>>;
+
+/**
+ * A new payment, its customer (D9: found by email, case-insensitively, or created) with the IP
+ * address it came from, and its PAYMENT_CREATED event, in ONE prepared statement: data-modifying
+ * CTEs run as one atomic command, so no transaction (and no BEGIN/COMMIT round trips) is needed,
+ * and the foreign keys between the new rows are checked when the statement ends.
+ *
+ * The customer is an upsert whose conflict branch rewrites the stored email unchanged: unlike
+ * DO NOTHING it returns the existing row, and a concurrent insert of the same email waits for
+ * the other transaction instead of leaving this one without a customer. The stored email keeps
+ * its first spelling (D9).
+ */
+export async function insertPaymentWithCustomer(
+  tx: Tx,
+  row: NewPayment,
+  customer: { businessId: number; email: string | null; ip: string | null; userAgent: string | null },
+): Promise<{ payment: PaymentRow; eventId: number }> {
+  const statement = prepared(tx, "insertPayment", () => {
+    const ph = sql.placeholder;
+    const c = tx.$with("c", { id: sql<number>`id`.as("id"), email: sql<string | null>`email`.as("email") }).as(sql`
+      insert into ${customers} (business_id, email) values (${ph("customerBusinessId")}::bigint, ${ph("email")}::text)
+      on conflict (business_id, lower(email)) do update set email = ${customers}.email
+      returning id, email`);
+    const ip = tx.$with("ip", { id: sql<number>`id`.as("id") }).as(sql`
+      insert into ${customerIps} (customer_id, ip, user_agent, created_at)
+      select c.id, ${ph("ip")}::text, ${ph("userAgent")}::text, ${ph("at")}::timestamptz from c
+      where ${ph("ip")}::text is not null
+      on conflict do nothing
+      returning id`);
+    const event = tx.$with("e", { id: sql<number>`id`.as("id") }).as(sql`
+      insert into ${paymentEvents} (payment_id, type, from_status, to_status, created_at)
+      values (${ph("id")}::uuid, 'PAYMENT_CREATED', null, ${ph("status")}::text, ${ph("at")}::timestamptz)
+      returning id`);
+    const values = Object.fromEntries(NEW_PAYMENT_COLUMNS.map((k) => [k, ph(k)])) as unknown as NewPayment;
+    return tx
+      .with(c, ip, event)
+      .insert(payments)
+      .values({ ...values, customerId: sql`(select id from c)`, customerEmail: sql`(select email from c)` })
+      .returning({ ...getTableColumns(payments), eventId: sql<number>`(select id from e)`.mapWith(Number) })
+      .prepare("insert_payment");
+  });
+  const [created] = await statement.execute({
+    ...row,
+    customerBusinessId: customer.businessId,
+    email: customer.email,
+    ip: customer.ip,
+    userAgent: customer.userAgent,
+    at: row.createdAt.toISOString(),
+  });
+  const { eventId, ...payment } = created;
+  return { payment, eventId };
 }
 
 export async function insertPaymentEvent(tx: Tx, row: typeof paymentEvents.$inferInsert): Promise<number> {
@@ -51,9 +107,20 @@ const NEWEST_FIRST = [sql`${payments.createdAt} desc nulls last`, sql`${payments
  * IP × transfer and is folded back by `foldDetails`). Payments come in `order`; IPs and
  * transfers by id.
  */
-function detailsQuery(tx: Tx, where: SQL, order: SQL[] = []) {
-  return tx
-    .select({ payment: payments, customer: customers, ip: customerIps, charge: charges, transfer: transfers })
+function detailsQuery(tx: Tx, where: SQL, order: SQL[] = [], ...ctes: WithSubquery[]) {
+  return detailsQueryWith(tx, {}, where, order, ...ctes);
+}
+
+/** `detailsQuery` with more columns in each row (the search page's total). */
+function detailsQueryWith<Extra extends Record<string, SQL.Aliased | SQL>>(
+  tx: Tx,
+  extra: Extra,
+  where: SQL,
+  order: SQL[] = [],
+  ...ctes: WithSubquery[]
+) {
+  return (ctes.length ? tx.with(...ctes) : tx)
+    .select({ payment: payments, customer: customers, ip: customerIps, charge: charges, transfer: transfers, ...extra })
     .from(payments)
     .leftJoin(customers, eq(customers.id, payments.customerId))
     .leftJoin(customerIps, eq(customerIps.customerId, customers.id))
@@ -119,13 +186,37 @@ export async function loadPaymentDetails(tx: Tx, ids: string[]): Promise<Map<str
   return new Map(details.map((d) => [d.payment.id, d]));
 }
 
-export async function setPaymentNote(tx: Tx, business: Business, id: string, note: string): Promise<PaymentRow | undefined> {
-  const [row] = await tx
-    .update(payments)
-    .set({ note, updatedAt: new Date() })
-    .where(and(eq(payments.id, id), paymentScope(business)))
-    .returning();
-  return row;
+/**
+ * Replaces the note and returns the payment's details as the update left them, in ONE statement
+ * (an UPDATE in a CTE, the prepared details select behind it): undefined when the business has
+ * no such payment. The select reads the snapshot from before the update, so the caller overlays
+ * the two columns the update wrote (`note`, `updatedAt`).
+ */
+export async function setPaymentNote(
+  tx: Tx,
+  business: Business,
+  id: string,
+  note: string,
+  at: Date,
+): Promise<PaymentDetails | undefined> {
+  const sub = business.parentBusinessId !== null;
+  const statement = prepared(tx, sub ? "setNote:sub" : "setNote", () => {
+    const scope = sub ? payments.onBehalfOfBusinessId : payments.businessId;
+    const ph = sql.placeholder;
+    const updated = tx.$with("updated", { id: sql<string>`id`.as("id") }).as(sql`
+      update ${payments} set ${sql.identifier(payments.note.name)} = ${ph("note")},
+        ${sql.identifier(payments.updatedAt.name)} = ${ph("at")}::timestamptz
+      where ${payments.id} = ${ph("id")} and ${scope} = ${ph("businessId")}
+      returning ${payments.id}`);
+    return detailsQuery(
+      tx,
+      and(eq(payments.id, ph("id")), sql`exists (select 1 from ${updated})`)!,
+      [],
+      updated,
+    ).prepare(sub ? "set_note_sub" : "set_note");
+  });
+  const [d] = foldDetails(await statement.execute({ id, businessId: business.id, note, at: at.toISOString() }));
+  return d && { ...d, payment: { ...d.payment, note, updatedAt: at } };
 }
 
 export type PaymentFilter = {
@@ -200,6 +291,32 @@ function pageStatement(tx: Tx, where: SQL, limit: Limit, offset: Limit) {
   return detailsQuery(tx, inArray(payments.id, ids), NEWEST_FIRST);
 }
 
+/**
+ * A search's page with the number of matches in each row (`count(*) over ()` beside the page's
+ * ids). A trigram search finds every match through the GIN index before it can sort them, so
+ * counting them there costs next to nothing, where a separate count would search again.
+ * Unfiltered and status lists are different: their page stops after 20 rows of an index walk,
+ * and counting would read every match.
+ */
+function searchPageStatement(tx: Tx, where: SQL, limit: Limit, offset: Limit) {
+  const matched = tx.$with("matched").as(
+    tx
+      .select({ id: payments.id, total: sql<number>`count(*) over ()`.mapWith(Number).as("total") })
+      .from(payments)
+      .where(where)
+      .orderBy(...NEWEST_FIRST)
+      .limit(limit)
+      .offset(offset),
+  );
+  return detailsQueryWith(
+    tx,
+    { total: sql<number>`(select max(total) from ${matched})`.mapWith(Number) },
+    inArray(payments.id, tx.select({ id: matched.id }).from(matched)),
+    NEWEST_FIRST,
+    matched,
+  );
+}
+
 /** The count of matches, stopping after EXACT_COUNT_LIMIT + 1 rows. */
 function cappedCountStatement(tx: Tx, where: SQL) {
   return tx.select({ total: count() }).from(tx.select({ one: sql`1` }).from(payments).where(where).limit(EXACT_COUNT_LIMIT + 1).as("m"));
@@ -212,8 +329,9 @@ function cappedCountStatement(tx: Tx, where: SQL) {
  */
 export function listPaymentQueries(tx: Tx, business: Business, f: PaymentFilter, page: { number: number; size: number }) {
   const where = filterConditions(business, f);
+  const offset = (page.number - 1) * page.size;
   return {
-    page: pageStatement(tx, where, page.size, (page.number - 1) * page.size),
+    page: f.search ? searchPageStatement(tx, where, page.size, offset) : pageStatement(tx, where, page.size, offset),
     cappedCount: cappedCountStatement(tx, where),
     matches: tx.select({ one: sql`1` }).from(payments).where(where),
   };
@@ -247,10 +365,21 @@ export async function listPayments(
   const shape = filterShape(business, f);
   const ph = sql.placeholder;
   const before = (page.number - 1) * page.size;
-  const pageRows = prepared(tx, `listPage:${shape.key}`, () =>
-    pageStatement(tx, shape.where, ph("limit"), ph("offset")).prepare("list_page"),
-  );
-  const rows = foldDetails(await pageRows.execute({ ...shape.values, limit: page.size, offset: before }));
+  let rows: PaymentDetails[];
+  if (f.search) {
+    const searchRows = prepared(tx, `listSearch:${shape.key}`, () =>
+      searchPageStatement(tx, shape.where, ph("limit"), ph("offset")).prepare("list_search"),
+    );
+    const found = await searchRows.execute({ ...shape.values, limit: page.size, offset: before });
+    // A page past the last match has no row to carry the count: then it is counted below.
+    if (found.length > 0) return { rows: foldDetails(found), total: found[0].total };
+    rows = [];
+  } else {
+    const pageRows = prepared(tx, `listPage:${shape.key}`, () =>
+      pageStatement(tx, shape.where, ph("limit"), ph("offset")).prepare("list_page"),
+    );
+    rows = foldDetails(await pageRows.execute({ ...shape.values, limit: page.size, offset: before }));
+  }
   if (rows.length < page.size && (rows.length > 0 || page.number === 1)) return { rows, total: before + rows.length };
 
   const atLeast = Math.max(EXACT_COUNT_LIMIT + 1, before + rows.length);

@@ -38,7 +38,7 @@ export const PROBLEM_DOCS: Record<ProblemCode, { status: number; description: st
   "idempotency-conflict": {
     status: 409,
     description:
-      "The `Idempotency-Key` was already used with a different body, or the first request with that key is still being processed.",
+      "The `Idempotency-Key` was already used with a different request body.",
   },
   "payload-too-large": {
     status: 413,

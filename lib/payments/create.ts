@@ -1,14 +1,13 @@
 import { randomUUID } from "node:crypto";
 import type { Db } from "@/db/client";
-import { addCustomerIp, findOrCreateCustomer } from "@/db/queries/customers";
-import { insertPayment } from "@/db/queries/payments";
-import { recordEvent } from "./state-machine";
+import { insertPaymentWithCustomer } from "@/db/queries/payments";
+import { announceEvent } from "./state-machine";
 import type { Business } from "@/db/schema";
 import type { CoinName } from "@/lib/chains/coins";
 import { hasAddressSource } from "@/lib/chains/address-source";
 import { config } from "@/lib/config";
 import { ApiError, invalidField } from "@/lib/http/errors";
-import { claimIdempotencyKey, findIdempotencyKey, storeIdempotentResponse } from "@/db/queries/idempotency";
+import { claimIdempotencyKey, findIdempotencyKey } from "@/db/queries/idempotency";
 import { decimalOf } from "@/lib/money/decimal";
 import { liveUrlProblem } from "@/lib/webhooks/url-safety";
 import type { CreatePaymentRequest } from "./schemas";
@@ -77,50 +76,53 @@ export async function createPayment(
   // A sub-business's payments belong to its parent's account, made on the sub-business's behalf.
   const accountId = business.parentBusinessId ?? business.id;
 
-  return db.transaction(async (tx) => {
+  const result = { id, url: checkoutUrl(id) };
+  const write = async (tx: Db): Promise<CreateResult> => {
     if (idempotency) {
-      const owned = await claimIdempotencyKey(tx, { businessId: business.id, ...idempotency, createdAt: now });
+      // The response is known before the payment exists, so it is stored with the claim.
+      const owned = await claimIdempotencyKey(tx, { businessId: business.id, ...idempotency, createdAt: now }, result);
       if (!owned) return replay(tx, business.id, idempotency);
     }
-    const customer = await findOrCreateCustomer(tx, business.id, body.customerEmail ?? null);
-    if (body.customerIp) {
-      await addCustomerIp(tx, {
-        customerId: customer.id,
-        ip: body.customerIp,
-        userAgent: body.customerUserAgent ?? null,
+    const { payment, eventId } = await insertPaymentWithCustomer(
+      tx,
+      {
+        id,
+        businessId: accountId,
+        onBehalfOfBusinessId: business.parentBusinessId !== null ? business.id : null,
+        name: body.name ?? null,
+        description: body.description ?? null,
+        currency: body.currency,
+        amount,
+        endAmount: amount,
+        status: "AWAITING_PAYMENT",
+        offeredCoins: coins,
+        paymentMethods: body.paymentMethods ?? null,
+        metadata: body.metadata ?? null,
+        feeTransfers: body.feeTransfers ?? null,
+        redirectUrl: body.redirectUrl ?? null,
+        notifyUrl: body.notifyUrl ?? null,
+        customerIp: body.customerIp ?? null,
+        customerUserAgent: body.customerUserAgent ?? null,
+        timeline: [{ time: now.toISOString(), paymentStatus: "AWAITING_PAYMENT" }],
         createdAt: now,
-      });
-    }
-    const payment = await insertPayment(tx, {
-      id,
-      businessId: accountId,
-      onBehalfOfBusinessId: business.parentBusinessId !== null ? business.id : null,
-      customerId: customer.id,
-      customerEmail: customer.email,
-      name: body.name ?? null,
-      description: body.description ?? null,
-      currency: body.currency,
-      amount,
-      endAmount: amount,
-      status: "AWAITING_PAYMENT",
-      offeredCoins: coins,
-      paymentMethods: body.paymentMethods ?? null,
-      metadata: body.metadata ?? null,
-      feeTransfers: body.feeTransfers ?? null,
-      redirectUrl: body.redirectUrl ?? null,
-      notifyUrl: body.notifyUrl ?? null,
-      customerIp: body.customerIp ?? null,
-      customerUserAgent: body.customerUserAgent ?? null,
-      timeline: [{ time: now.toISOString(), paymentStatus: "AWAITING_PAYMENT" }],
-      createdAt: now,
-      expiresAt,
-      updatedAt: now,
-    });
-    await recordEvent(tx, payment, "PAYMENT_CREATED", null, now, business);
-    const result = { id, url: checkoutUrl(id) };
-    if (idempotency) await storeIdempotentResponse(tx, business.id, idempotency.key, 200, result);
+        expiresAt,
+        updatedAt: now,
+      },
+      {
+        businessId: business.id,
+        email: body.customerEmail ?? null,
+        ip: body.customerIp ?? null,
+        userAgent: body.customerUserAgent ?? null,
+      },
+    );
+    await announceEvent(tx, payment, eventId, "PAYMENT_CREATED", now, business);
     return result;
-  });
+  };
+  // The payment, customer and event are one statement, atomic on its own. A transaction is
+  // needed only to tie more to it: the idempotency claim, or the webhook outbox row (whose body
+  // is built from the stored payment).
+  const webhookTarget = body.notifyUrl ?? business.webhookUrl;
+  return idempotency || webhookTarget ? db.transaction(write) : write(db);
 }
 
 async function replay(tx: Db, businessId: number, idempotency: Idempotency): Promise<CreateResult> {
@@ -131,9 +133,6 @@ async function replay(tx: Db, businessId: number, idempotency: Idempotency): Pro
       409,
       "This Idempotency-Key was already used with a different request body; use a new key for a new payment.",
     );
-  }
-  if (stored.responseBody === null) {
-    throw new ApiError("idempotency-conflict", 409, "A request with this Idempotency-Key is still being processed; retry shortly.");
   }
   return stored.responseBody as CreateResult;
 }

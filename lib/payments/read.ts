@@ -35,10 +35,9 @@ export async function getPayment(db: Db, business: Business, id: string): Promis
 
 /** Replaces the note; concurrent writers each replace it whole (last write wins, never a mix). */
 export async function updateNote(db: Db, business: Business, id: string, note: string): Promise<PaymentRecord> {
-  const row = await setPaymentNote(db, business, id, note);
-  if (!row) throw missing(id);
-  // The record is the row this update wrote; customer and charge come with the (prepared) fetch statement.
-  return recordOfRow(row, await findPaymentDetails(db, business, id));
+  const d = await setPaymentNote(db, business, id, note, new Date());
+  if (!d) throw missing(id);
+  return record(d);
 }
 
 export type PaymentList = {

@@ -67,6 +67,18 @@ export async function recordEvent(
   business?: Business,
 ): Promise<void> {
   const eventId = await insertPaymentEvent(tx, { paymentId: payment.id, type, fromStatus: from, toStatus: payment.status, createdAt: at });
+  await announceEvent(tx, payment, eventId, type, at, business);
+}
+
+/** What follows a written event, in the same transaction: its webhook outbox row, and the background driver's nudge. */
+export async function announceEvent(
+  tx: Tx,
+  payment: PaymentRow,
+  eventId: number,
+  type: EventType,
+  at: Date,
+  business?: Business,
+): Promise<void> {
   await enqueueWebhook(tx, payment, eventId, type, at, business);
   notifyPaymentEvent(payment.id, type, payment.status); // Inngest only; sent after commit
 }
