@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Tx } from "@/db/client";
 import { insertPaymentEvent } from "@/db/queries/payments";
-import { payments, type Business, type PaymentRow } from "@/db/schema";
+import { paymentEvents, payments, type Business, type PaymentRow } from "@/db/schema";
 import { ApiError } from "@/lib/http/errors";
 import { eventForStatus, type EventType } from "./events";
 import type { PaymentStatus } from "./status";
@@ -25,7 +25,8 @@ type Patch = Partial<Omit<typeof payments.$inferInsert, "id" | "status" | "timel
  * The one way a payment's status changes. Checks the D3 table, then claims the change with a
  * conditional UPDATE (`WHERE status = from`), so of two racing writers (expiry and a payment,
  * say) exactly one wins and the other gets TransitionRefused. In the same statement the
- * timeline entry is appended; in the same transaction the event is written.
+ * timeline entry is appended and the event is written (a data-modifying CTE that inserts only
+ * when the UPDATE claimed the row); in the same transaction the webhook outbox row follows.
  */
 export async function transition(
   tx: Tx,
@@ -36,21 +37,31 @@ export async function transition(
   const from = payment.status;
   if (to === "AWAITING_PAYMENT" || !canTransition(from, to)) throw new TransitionRefused(from, to);
   const at = opts.at ?? new Date();
+  const type = eventForStatus(to);
   const entry = JSON.stringify([{ time: at.toISOString(), paymentStatus: to }]);
-  const [row] = await tx
-    .update(payments)
-    .set({
-      ...opts.patch,
-      status: to,
-      timeline: sql`${payments.timeline} || ${entry}::jsonb`,
-      updatedAt: at,
-    })
-    .where(and(eq(payments.id, payment.id), eq(payments.status, from)))
-    .returning();
-  if (!row) {
+  const moved = tx.$with("moved").as(
+    tx
+      .update(payments)
+      .set({
+        ...opts.patch,
+        status: to,
+        timeline: sql`${payments.timeline} || ${entry}::jsonb`,
+        updatedAt: at,
+      })
+      .where(and(eq(payments.id, payment.id), eq(payments.status, from)))
+      .returning(),
+  );
+  const event = tx.$with("event", { eventId: sql<number>`event_id`.as("event_id") }).as(sql`
+    insert into ${paymentEvents} (payment_id, type, from_status, to_status, created_at)
+    select ${payment.id}::uuid, ${type}::text, ${from}::text, ${to}::text, ${at.toISOString()}::timestamptz
+    where exists (select 1 from moved)
+    returning id as event_id`);
+  const [found] = await tx.with(moved, event).select().from(moved).innerJoin(event, sql`true`);
+  if (!found) {
     throw new TransitionRefused(from, to, `The payment is no longer ${from}; it changed concurrently.`);
   }
-  await recordEvent(tx, row, eventForStatus(to), from, at);
+  const row: PaymentRow = found.moved;
+  await announceEvent(tx, row, Number(found.event.eventId), type, at);
   return row;
 }
 

@@ -1,3 +1,4 @@
+import { PgTransaction } from "drizzle-orm/pg-core";
 import type { Tx } from "@/db/client";
 import { findBusiness } from "@/db/queries/businesses";
 import { insertDelivery } from "@/db/queries/webhooks";
@@ -18,6 +19,23 @@ export function onDeliveryEnqueued(listener: Listener): void {
   listeners.push(listener);
 }
 
+const readInTransaction = new WeakMap<Tx, Map<number, Promise<Business | undefined>>>();
+
+/**
+ * The business, read once per transaction: an expiry batch moves hundreds of one business's
+ * payments in one transaction, and each would otherwise read the same row again. Outside a
+ * transaction every call reads.
+ */
+function businessInTransaction(tx: Tx, id: number): Promise<Business | undefined> {
+  const inTransaction: unknown = tx;
+  if (!(inTransaction instanceof PgTransaction)) return findBusiness(tx, id);
+  let known = readInTransaction.get(tx);
+  if (!known) readInTransaction.set(tx, (known = new Map()));
+  let business = known.get(id);
+  if (!business) known.set(id, (business = findBusiness(tx, id)));
+  return business;
+}
+
 /**
  * D5: the outbox row of an event, written in the caller's transaction (the one that changed the
  * payment), so an event is never lost and never sent for a change that rolled back. The body is
@@ -34,7 +52,7 @@ export async function enqueueWebhook(
 ) {
   const businessId = payment.onBehalfOfBusinessId ?? payment.businessId;
   // The caller may already hold the business (create does): no second read in the hot path.
-  const business = known?.id === businessId ? known : await findBusiness(tx, businessId);
+  const business = known?.id === businessId ? known : await businessInTransaction(tx, businessId);
   const url = payment.notifyUrl ?? business?.webhookUrl;
   if (!business || !url) return null;
   const [record] = await paymentRecords(tx, [payment]);

@@ -185,4 +185,20 @@ describe("webhook outbox", () => {
     await expect(cancelPayment(db, id)).rejects.toThrow();
     await expectOneDeliveryPerEvent(id, ["PAYMENT_CREATED", "PAYMENT_CANCELLED"]);
   });
+
+  it("a transition whose row changed meanwhile (a stale `from`) is refused and writes nothing", async () => {
+    const db = await getDb();
+    const b = await newBusiness({ webhookUrl: HOOK });
+    const { id } = await createPayment(b);
+    await cancelPayment(db, id);
+    // The caller still believes the payment awaits payment: the table allows AWAITING → EXPIRED,
+    // so only the conditional UPDATE can refuse it, and its event must not be written either
+    // (outside a transaction: no rollback would hide a stray event row).
+    await expect(transition(db, { id, status: "AWAITING_PAYMENT" }, "EXPIRED")).rejects.toThrow(
+      /no longer AWAITING_PAYMENT/,
+    );
+    await expectOneDeliveryPerEvent(id, ["PAYMENT_CREATED", "PAYMENT_CANCELLED"]);
+    const [row] = await db.select().from(payments).where(eq(payments.id, id));
+    expect(row.status).toBe("CANCELLED");
+  });
 });
