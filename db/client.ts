@@ -27,10 +27,9 @@ async function open(): Promise<Omit<Handle, "ready">> {
       ...(host ? { host } : {}),
       max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
       onnotice: () => {},
-      // Hot statements are prepared (db/prepared.ts). A list filter's best plan depends on its
-      // values (a rare email vs. a common status), so plan every execution for its own values
-      // rather than let PostgreSQL settle on one generic plan after five runs.
-      connection: { plan_cache_mode: "force_custom_plan" },
+      // Hot statements are prepared (db/prepared.ts) and may settle on a generic plan; the list
+      // filters' statements are sent unnamed so each is planned for its own values
+      // (plannedPerExecution).
     });
     const db = drizzle({ client, schema });
     await migrate(db, { migrationsFolder });

@@ -1,6 +1,6 @@
 import { and, asc, count, eq, getTableColumns, type WithSubquery, gte, inArray, isNotNull, like, lte, sql, type SQL } from "drizzle-orm";
 import type { Tx } from "../client";
-import { prepared } from "../prepared";
+import { plannedPerExecution, prepared } from "../prepared";
 import { charges, customerIps, customers, paymentEvents, payments, transfers, type PaymentRow } from "../schema";
 import type { Business, ChargeRow, TransferRow } from "../schema";
 import type { CustomerWithIps } from "./customers";
@@ -368,7 +368,7 @@ export async function listPayments(
   let rows: PaymentDetails[];
   if (f.search) {
     const searchRows = prepared(tx, `listSearch:${shape.key}`, () =>
-      searchPageStatement(tx, shape.where, ph("limit"), ph("offset")).prepare("list_search"),
+      plannedPerExecution(searchPageStatement(tx, shape.where, ph("limit"), ph("offset")).prepare("list_search")),
     );
     const found = await searchRows.execute({ ...shape.values, limit: page.size, offset: before });
     // A page past the last match has no row to carry the count: then it is counted below.
@@ -376,7 +376,7 @@ export async function listPayments(
     rows = [];
   } else {
     const pageRows = prepared(tx, `listPage:${shape.key}`, () =>
-      pageStatement(tx, shape.where, ph("limit"), ph("offset")).prepare("list_page"),
+      plannedPerExecution(pageStatement(tx, shape.where, ph("limit"), ph("offset")).prepare("list_page")),
     );
     rows = foldDetails(await pageRows.execute({ ...shape.values, limit: page.size, offset: before }));
   }
@@ -387,7 +387,7 @@ export async function listPayments(
   const recent = estimates.get(estimateKey);
   if (recent && recent.until > Date.now()) return { rows, total: Math.max(recent.rows, atLeast) };
 
-  const counted = prepared(tx, `listCount:${shape.key}`, () => cappedCountStatement(tx, shape.where).prepare("list_count"));
+  const counted = prepared(tx, `listCount:${shape.key}`, () => plannedPerExecution(cappedCountStatement(tx, shape.where).prepare("list_count")));
   const [{ total }] = await counted.execute(shape.values);
   if (total <= EXACT_COUNT_LIMIT) return { rows, total };
   const estimate = await estimatedRows(tx, tx.select({ one: sql`1` }).from(payments).where(filterConditions(business, f)).getSQL());
