@@ -1,4 +1,4 @@
-import { EMAIL_CUSTOMERS, SPACING_MS } from "./seed";
+import { EMAIL_CUSTOMERS } from "./seed";
 import type { Scenario } from "./load";
 
 export type Fixture = {

@@ -1,4 +1,4 @@
-import { asc, eq, inArray, sql } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import type { Tx } from "../client";
 import { addressCounters, charges, transfers, type ChargeRow, type TransferRow } from "../schema";
 

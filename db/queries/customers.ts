@@ -1,6 +1,5 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Tx } from "../client";
-import { customerIps, customers, type CustomerIpRow, type CustomerRow } from "../schema";
+import { customerIps, type CustomerIpRow, type CustomerRow } from "../schema";
 
 export async function addCustomerIp(
   tx: Tx,

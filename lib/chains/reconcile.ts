@@ -1,6 +1,6 @@
 import type { Db, Tx } from "@/db/client";
 import { findCharge, listTransfers } from "@/db/queries/charges";
-import type { Business, ChargeRow, PaymentRow, TransferRow } from "@/db/schema";
+import type { Business, ChargeRow, PaymentRow } from "@/db/schema";
 import { loadForUpdate } from "@/lib/checkout/load";
 import { minorUnits } from "@/lib/money/currencies";
 import { Big } from "@/lib/money/decimal";

@@ -9,7 +9,6 @@ import {
   createAfterCommitSender,
   isSettled,
   notifyPaymentCreated,
-  notifyPaymentEvent,
   notifyPaymentStatusChanged,
   startBackground,
   stopBackground,
