@@ -8,6 +8,8 @@ export type Options = {
   payments: number;
   /** Seconds each measured autocannon run lasts (plus a short warm-up per endpoint). */
   duration: number;
+  /** Rounds of the sweep; each figure is its median round's. */
+  repeat: number;
   /** Concurrency sweep: autocannon connections. */
   connections: number[];
   /** `--scale`: store sizes for the fetch/list scaling run (instead of the default run). */
@@ -31,6 +33,7 @@ const USAGE = `npm run bench -- [options]
   --db pglite|postgres|both   database(s) (default: postgres when DATABASE_URL is set, else pglite)
   --payments N                payments seeded before the sweep (default 100000)
   --duration S                seconds per measurement (default 8)
+  --repeat N                  rounds of the sweep; each figure is its median round's (default 1)
   --connections 1,8,32        concurrency sweep (default 1,8,32)
   --only create,fetch,...     endpoints to measure (noop is always measured)
   --scale [10000,100000,1000000]  fetch/list latency at growing store sizes, and EXPLAIN plans
@@ -52,6 +55,7 @@ export function parseOptions(argv: string[]): Options {
     dbs: [process.env.DATABASE_URL ? "postgres" : "pglite"],
     payments: 100_000,
     duration: 8,
+    repeat: 1,
     connections: [1, 8, 32],
     scale: null,
     scaleConnections: [1, 8],
@@ -81,6 +85,7 @@ export function parseOptions(argv: string[]): Options {
       }
       case "--payments": o.payments = ints(next())[0]; break;
       case "--duration": o.duration = ints(next())[0]; break;
+      case "--repeat": o.repeat = ints(next())[0]; break;
       case "--connections": o.connections = ints(next()); break;
       case "--scale":
         o.scale = argv[i + 1] && !argv[i + 1].startsWith("--") ? ints(next()) : [10_000, 100_000, 1_000_000];

@@ -6,7 +6,7 @@ import type { Figures } from "./load";
 import { NOOP } from "./scenarios";
 
 export type SweepResult = Record<string, Figures[]>;
-export type ScaleResult = { payments: number; sweep: SweepResult }[];
+export type ScaleResult = { payments: number; sweep: SweepResult; rounds?: SweepResult[] }[];
 
 export type RunResult = {
   /** Free text about the run (e.g. which version of the code it measured). */
@@ -15,8 +15,12 @@ export type RunResult = {
   database: "pglite" | "postgres";
   payments: number;
   secondsPerRun: number;
+  /** Rounds of the sweep; `sweep` holds each figure's median round. */
+  repeat?: number;
   machine: { cpus: number; cpuModel: string; memoryGb: number; node: string; loadAverage: number[] };
   sweep?: SweepResult;
+  /** Every round's figures when `repeat` > 1. */
+  rounds?: SweepResult[];
   background?: BackgroundFigures;
   scale?: ScaleResult;
   plans?: Record<string, string>;
@@ -50,7 +54,7 @@ export function sweepTable(r: RunResult, sweep: SweepResult, title?: string): st
     pad(`CPU ms/req`, 10),
   ].join(" │");
   const lines = [
-    title ?? `${DB_NAME[r.database]} · ${r.payments.toLocaleString("en")} payments · ${r.secondsPerRun} s per measurement`,
+    title ?? `${DB_NAME[r.database]} · ${r.payments.toLocaleString("en")} payments · ${r.secondsPerRun} s per measurement${(r.repeat ?? 1) > 1 ? ` · median of ${r.repeat} rounds` : ""}`,
     head,
     "─".repeat(head.length),
   ];

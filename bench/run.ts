@@ -50,7 +50,7 @@ async function seedTo(fixture: Fixture, from: number, to: number) {
 }
 
 /** Every scenario (noop first: the ceiling) at every connection count, after a short warm-up each. */
-async function sweep(server: Server, fixture: Fixture, names: string[] | null, connections: number[]): Promise<SweepResult> {
+async function sweepOnce(server: Server, fixture: Fixture, names: string[] | null, connections: number[], round: string): Promise<SweepResult> {
   const out: SweepResult = {};
   for (const s of scenarios(fixture)) {
     if (names && s.name !== NOOP && s.name !== V1_404 && !names.includes(s.name)) continue;
@@ -59,10 +59,30 @@ async function sweep(server: Server, fixture: Fixture, names: string[] | null, c
     for (const c of connections) {
       const f = await measure(server.url, s, c, o.duration, server.cpuMs);
       out[s.name].push(f);
-      log(`${s.name.padEnd(12)} ${String(c).padStart(2)} conn  ${f.rps.toFixed(0).padStart(5)} req/s  p50 ${f.p50.toFixed(2)} ms  p99 ${f.p99.toFixed(2)} ms  server CPU ${f.cpuMsPerRequest.toFixed(2)} ms/req`);
+      log(`${round}${s.name.padEnd(12)} ${String(c).padStart(2)} conn  ${f.rps.toFixed(0).padStart(5)} req/s  p50 ${f.p50.toFixed(2)} ms  p99 ${f.p99.toFixed(2)} ms  server CPU ${f.cpuMsPerRequest.toFixed(2)} ms/req`);
     }
   }
   return out;
+}
+
+/**
+ * `--repeat N` rounds of the whole sweep, one after another, so that every endpoint and its
+ * ceiling are measured N times spread over the run; each endpoint's figures at each
+ * concurrency are those of its median round by requests/s. The machine's speed drifts by tens
+ * of percent within minutes (docs/performance.md): one round can catch the ceiling in a slow
+ * moment, the median of three rarely does. Every round's figures go to the JSON.
+ */
+async function sweep(server: Server, fixture: Fixture, names: string[] | null, connections: number[]): Promise<{ median: SweepResult; rounds: SweepResult[] }> {
+  const rounds: SweepResult[] = [];
+  for (let r = 0; r < o.repeat; r++) rounds.push(await sweepOnce(server, fixture, names, connections, o.repeat > 1 ? `round ${r + 1}/${o.repeat} ` : ""));
+  const median: SweepResult = {};
+  for (const name of Object.keys(rounds[0])) {
+    median[name] = rounds[0][name].map((_, i) => {
+      const byRate = rounds.map((round) => round[name][i]).sort((a, b) => a.rps - b.rps);
+      return byRate[Math.floor((byRate.length - 1) / 2)];
+    });
+  }
+  return { median, rounds };
 }
 
 async function withServer<T>(t: Target, fn: (server: Server) => Promise<T>): Promise<T> {
@@ -84,6 +104,7 @@ async function main(opts: Options) {
     database: kind,
     payments: opts.scale ? opts.scale[opts.scale.length - 1] : opts.payments,
     secondsPerRun: opts.duration,
+    repeat: opts.repeat,
     machine: machine(),
   };
   try {
@@ -101,7 +122,7 @@ async function main(opts: Options) {
         seeded = size;
         const names = ["fetch", "list", "list:status", "list:search", "list:time"];
         const s = await withServer(target, (server) => sweep(server, fixture, names, opts.scaleConnections));
-        result.scale.push({ payments: size, sweep: s });
+        result.scale.push({ payments: size, sweep: s.median, ...(opts.repeat > 1 ? { rounds: s.rounds } : {}) });
       }
       const db2 = await openDb();
       result.plans = await explainLists(db2, fixture.businessId, fixture.anchor);
@@ -109,7 +130,9 @@ async function main(opts: Options) {
       console.log(`\n${scaleTable(result, result.scale)}\n`);
     } else {
       await seedTo(fixture, 1, opts.payments);
-      result.sweep = await withServer(target, (server) => sweep(server, fixture, opts.only, opts.connections));
+      const s = await withServer(target, (server) => sweep(server, fixture, opts.only, opts.connections));
+      result.sweep = s.median;
+      if (opts.repeat > 1) result.rounds = s.rounds;
       if (opts.background) {
         const db3 = await openDb();
         result.background = await measureBackground(db3, main, { expiring: 10_000, lagEvents: 500, lagRate: 100 });
