@@ -10,6 +10,7 @@ import { ApiError, invalidField } from "@/lib/http/errors";
 import { claimIdempotencyKey, findIdempotencyKey } from "@/db/queries/idempotency";
 import { decimalOf } from "@/lib/money/decimal";
 import { liveUrlProblem } from "@/lib/webhooks/url-safety";
+import { webhookTarget } from "@/lib/webhooks/outbox";
 import type { CreatePaymentRequest } from "./schemas";
 
 export type CreateResult = { id: string; url: string };
@@ -121,8 +122,7 @@ export async function createPayment(
   // The payment, customer and event are one statement, atomic on its own. A transaction is
   // needed only to tie more to it: the idempotency claim, or the webhook outbox row (whose body
   // is built from the stored payment).
-  const webhookTarget = body.notifyUrl ?? business.webhookUrl;
-  return idempotency || webhookTarget ? db.transaction(write) : write(db);
+  return idempotency || webhookTarget(body.notifyUrl, business) ? db.transaction(write) : write(db);
 }
 
 async function replay(tx: Db, businessId: number, idempotency: Idempotency): Promise<CreateResult> {

@@ -19,6 +19,11 @@ export function onDeliveryEnqueued(listener: Listener): void {
   listeners.push(listener);
 }
 
+/** Where a payment's events go: its own `notifyUrl`, else the business's webhook URL (none: nowhere). */
+export function webhookTarget(notifyUrl: string | null | undefined, business: Pick<Business, "webhookUrl">): string | null {
+  return notifyUrl ?? business.webhookUrl;
+}
+
 const readInTransaction = new WeakMap<Tx, Map<number, Promise<Business | undefined>>>();
 
 /**
@@ -53,7 +58,7 @@ export async function enqueueWebhook(
   const businessId = payment.onBehalfOfBusinessId ?? payment.businessId;
   // The caller may already hold the business (create does): no second read in the hot path.
   const business = known?.id === businessId ? known : await businessInTransaction(tx, businessId);
-  const url = payment.notifyUrl ?? business?.webhookUrl;
+  const url = business && webhookTarget(payment.notifyUrl, business);
   if (!business || !url) return null;
   const [record] = await paymentRecords(tx, [payment]);
   const body = JSON.stringify(webhookPayload(type, record, { businessId: business.id, redirectUrl: payment.redirectUrl }));
