@@ -27,10 +27,18 @@ export function prepared<T>(tx: Tx, name: string, build: () => T): T {
  * once, and PostgreSQL plans every execution for the values it gets. Named statements (every
  * other prepared one) may settle on a generic plan after five executions, which for primary-key
  * lookups and inserts saves the planning on every request. drizzle has no option for this; its
- * postgres.js statement keeps the choice in `prepare` (PGlite's has no such field: unchanged).
+ * postgres.js statement keeps the choice in `prepare`.
  */
 export function plannedPerExecution<T>(statement: T): T {
-  const s = statement as { prepare?: unknown };
+  const s = statement as { prepare?: unknown; queryString?: unknown };
   if (typeof s.prepare === "boolean") s.prepare = false;
+  // PGlite's statement has no such field; db/pglite-statements.ts asks by the statement's text.
+  if (typeof s.queryString === "string" && perExecutionTexts.size < 1000) perExecutionTexts.add(s.queryString);
   return statement;
+}
+
+const perExecutionTexts = new Set<string>();
+
+export function isPlannedPerExecution(text: string): boolean {
+  return perExecutionTexts.has(text);
 }
