@@ -486,6 +486,23 @@ describe("searchString", () => {
     expect((await listOk(b, q({ searchString: "nothing like this" }))).totalCount).toBe(0);
   });
 
+  it("matches every payment of a customer by email, each once, only in its own business", async () => {
+    // The email is matched through the customer: two payments with the same address (in any
+    // case) share one customer; another business's customer with it is not found here.
+    const c = await newBusiness();
+    const other = await newBusiness();
+    const first = await createPayment(c, { currency: "USD", amount: 1, customerEmail: "Dana@Shop.example", name: "dana's order" });
+    const second = await createPayment(c, { currency: "USD", amount: 2, customerEmail: "dana@shop.EXAMPLE" });
+    await createPayment(other, { currency: "USD", amount: 3, customerEmail: "dana@shop.example" });
+    await setColumns(first.id, { createdAt: at(100) });
+    await setColumns(second.id, { createdAt: at(200) });
+    // "dana" is in the first payment's name and in both emails: still one row per payment.
+    expect(await ids(c, q({ searchString: "dana" }))).toEqual([second.id, first.id]);
+    expect(await ids(c, q({ searchString: "@SHOP.ex" }))).toEqual([second.id, first.id]);
+    expect((await listOk(c, q({ searchString: "dana" }))).totalCount).toBe(2);
+    expect(await ids(other, q({ searchString: "dana" }))).toHaveLength(1);
+  });
+
   it("an empty searchString applies no filter", async () => {
     expect((await listOk(b, "?searchString=")).totalCount).toBe(11);
   });

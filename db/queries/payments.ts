@@ -1,4 +1,4 @@
-import { and, asc, count, eq, getTableColumns, type WithSubquery, gte, inArray, isNotNull, like, lte, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, getTableColumns, type WithSubquery, gte, inArray, isNotNull, lte, sql, type SQL } from "drizzle-orm";
 import type { Tx } from "../client";
 import { plannedPerExecution, prepared } from "../prepared";
 import { charges, customerIps, customers, paymentEvents, payments, transfers, type PaymentRow } from "../schema";
@@ -261,7 +261,7 @@ function filterShape(business: Business, f: PaymentFilter) {
   if (f.coins?.length) addList("coin", f.coins, payments.selectedCoin);
   if (f.fromAmount !== undefined) add("fromAmount", f.fromAmount, (p) => gte(payments.amount, p));
   if (f.toAmount !== undefined) add("toAmount", f.toAmount, (p) => lte(payments.amount, p));
-  if (f.search) add("search", `%${escapeLike(f.search.toLowerCase())}%`, (p) => like(payments.searchText, p));
+  if (f.search) add("search", searchPattern(f.search), searchMatches);
   return { key: key.join("|"), where: and(...conds)!, values };
 }
 
@@ -274,8 +274,22 @@ function filterConditions(business: Business, f: PaymentFilter): SQL {
   if (f.coins?.length) conds.push(inArray(payments.selectedCoin, f.coins));
   if (f.fromAmount !== undefined) conds.push(gte(payments.amount, f.fromAmount));
   if (f.toAmount !== undefined) conds.push(lte(payments.amount, f.toAmount));
-  if (f.search) conds.push(like(payments.searchText, `%${escapeLike(f.search.toLowerCase())}%`));
+  if (f.search) conds.push(searchMatches(searchPattern(f.search)));
   return and(...conds)!;
+}
+
+function searchPattern(search: string): string {
+  return `%${escapeLike(search.toLowerCase())}%`;
+}
+
+/**
+ * `searchString`: a case-insensitive substring of the payment's name, description or note
+ * (`payments_search_trgm_idx`), or of its customer's email (`customers_email_trgm_idx`, then
+ * `payments_customer_idx`). PostgreSQL ORs the two bitmaps; the email side reads one index
+ * entry per customer, not one per payment.
+ */
+function searchMatches(pattern: string | ReturnType<typeof sql.placeholder>): SQL {
+  return sql`(${payments.searchText} like ${pattern} or ${payments.customerId} = any(array(select ${customers.id} from ${customers} where lower(${customers.email}) like ${pattern})))`;
 }
 
 /** Up to this many matches `totalCount` is an exact count; above it, the planner's estimate. */

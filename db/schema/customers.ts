@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, bigserial, doublePrecision, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, bigserial, doublePrecision, index, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { businesses } from "./businesses";
 
 /** One customer per business and email (D9); a payment without email gets a customer of its own. */
@@ -13,7 +13,11 @@ export const customers = pgTable(
     email: text("email"),
     createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex("customers_business_email_uq").on(t.businessId, sql`lower(${t.email})`)],
+  (t) => [
+    uniqueIndex("customers_business_email_uq").on(t.businessId, sql`lower(${t.email})`),
+    // searchString's match on a payment's customer email (db/queries/payments.ts).
+    index("customers_email_trgm_idx").using("gin", sql`lower(${t.email}) gin_trgm_ops`),
+  ],
 );
 
 export const customerIps = pgTable(
