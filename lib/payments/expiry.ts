@@ -1,15 +1,16 @@
 import { and, asc, inArray, lte } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { payments } from "@/db/schema";
-import { transition, TransitionRefused } from "./state-machine";
+import { transition, transitionMany } from "./state-machine";
 
 const EXPIRABLE = ["AWAITING_PAYMENT", "UNDERPAID"] as const;
 
 /**
  * D2/D3: payments still awaiting (or underpaid) at `expiresAt` become EXPIRED. Rows are claimed
- * with `FOR UPDATE SKIP LOCKED` in batches, and each change goes through the state machine's
- * conditional update, so concurrent sweepers, retries and a payment racing the expiry all
- * leave one consistent outcome. Returns how many payments expired.
+ * with `FOR UPDATE SKIP LOCKED` in batches, and each batch goes through the state machine's
+ * conditional update (`transitionMany`, one statement per batch), so concurrent sweepers,
+ * retries and a payment racing the expiry all leave one consistent outcome. Returns how many
+ * payments expired.
  */
 export async function expireDuePayments(db: Db, now = new Date(), batchSize = 500): Promise<number> {
   let total = 0;
@@ -22,16 +23,13 @@ export async function expireDuePayments(db: Db, now = new Date(), batchSize = 50
         .orderBy(asc(payments.expiresAt))
         .limit(batchSize)
         .for("update", { skipLocked: true });
-      let n = 0;
-      for (const p of due) {
-        try {
-          await transition(tx, p, "EXPIRED", { at: p.expiresAt > now ? now : p.expiresAt });
-          n++;
-        } catch (e) {
-          if (!(e instanceof TransitionRefused)) throw e;
-        }
-      }
-      return { n, claimed: due.length };
+      // One statement for the batch; the rows are locked, so none changes underneath it.
+      const moved = await transitionMany(
+        tx,
+        due.map((p) => ({ payment: p, at: p.expiresAt > now ? now : p.expiresAt })),
+        "EXPIRED",
+      );
+      return { n: moved.length, claimed: due.length };
     });
     total += expired.n;
     if (expired.claimed < batchSize) return total;

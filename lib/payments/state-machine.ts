@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Tx } from "@/db/client";
 import { insertPaymentEvent } from "@/db/queries/payments";
 import { paymentEvents, payments, type Business, type PaymentRow } from "@/db/schema";
@@ -63,6 +63,57 @@ export async function transition(
   const row: PaymentRow = found.moved;
   await announceEvent(tx, row, Number(found.event.eventId), type, at);
   return row;
+}
+
+/**
+ * The same change for many payments at once (an expiry batch), with `transition`'s rules in one
+ * statement: the D3 table decides which may change, each row is claimed only while still in the
+ * status the caller saw (`status = from`, per row), and each claimed row gets its timeline
+ * entry and its event; the outbox rows follow in the same transaction. A row that changed
+ * concurrently is left out (no event) instead of refusing the whole batch. Returns the changed
+ * payments.
+ */
+export async function transitionMany(
+  tx: Tx,
+  changes: { payment: Pick<PaymentRow, "id" | "status">; at: Date }[],
+  to: PaymentStatus,
+): Promise<PaymentRow[]> {
+  if (to === "AWAITING_PAYMENT") return [];
+  const allowed = changes.filter((c) => canTransition(c.payment.status, to));
+  if (allowed.length === 0) return [];
+  const type = eventForStatus(to);
+  const due = JSON.stringify(
+    allowed.map((c) => ({
+      id: c.payment.id,
+      from_status: c.payment.status,
+      at: c.at.toISOString(),
+      entry: [{ time: c.at.toISOString(), paymentStatus: to }],
+    })),
+  );
+  const result: unknown = await tx.execute(sql`
+    with due as (
+      select * from jsonb_to_recordset(${due}::jsonb) as d(id uuid, from_status text, at timestamptz, entry jsonb)
+    ), moved as (
+      update ${payments} set status = ${to}::text, timeline = ${payments.timeline} || due.entry, updated_at = due.at
+      from due
+      where ${payments.id} = due.id and ${payments.status} = due.from_status
+      returning ${payments.id} as id, due.from_status, due.at
+    )
+    insert into ${paymentEvents} (payment_id, type, from_status, to_status, created_at)
+    select id, ${type}::text, from_status, ${to}::text, at from moved
+    returning id as event_id, payment_id`);
+  const events = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { event_id: number | string; payment_id: string }[];
+  if (events.length === 0) return [];
+  const rows = await tx.select().from(payments).where(inArray(payments.id, events.map((e) => e.payment_id)));
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const atOf = new Map(allowed.map((c) => [c.payment.id, c.at]));
+  const moved: PaymentRow[] = [];
+  for (const e of events.sort((a, b) => Number(a.event_id) - Number(b.event_id))) {
+    const row = byId.get(e.payment_id)!;
+    await announceEvent(tx, row, Number(e.event_id), type, atOf.get(row.id)!);
+    moved.push(row);
+  }
+  return moved;
 }
 
 /**

@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { paymentEvents, payments } from "@/db/schema";
 import { cancelPayment } from "@/lib/checkout/cancel";
-import { expirePaymentIfDue } from "@/lib/payments/expiry";
-import { transition } from "@/lib/payments/state-machine";
+import { expireDuePayments, expirePaymentIfDue } from "@/lib/payments/expiry";
+import { transition, transitionMany } from "@/lib/payments/state-machine";
 import { createPayment, newBusiness } from "../helpers";
 import { deliveriesOf, oneWebhookFileAtATime, sim } from "./support";
 
@@ -92,6 +92,55 @@ describe("webhook outbox", () => {
     expect(await expirePaymentIfDue(db, id, new Date(Date.now() + 20_000))).toBe(false);
     const d = await expectOneDeliveryPerEvent(id, ["PAYMENT_CREATED", "PAYMENT_METHOD_SELECTED", "PAYMENT_EXPIRED"]);
     expect(JSON.parse(d[2].body).ForPaymentEvents.Status).toBe("EXPIRED");
+  });
+
+  it("an expiry sweep moves due payments a batch at a time: each once, at its own expiresAt, with its event and delivery", async () => {
+    const db = await getDb();
+    const b = await newBusiness({ webhookUrl: HOOK, paymentLifetimeSeconds: 60 });
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push((await createPayment(b)).id);
+    const now = Date.now() + 600_000;
+    const dueAt = [now - 3000, now - 2000, now - 1000, now + 60_000];
+    for (const [i, t] of dueAt.entries()) {
+      await db.update(payments).set({ expiresAt: new Date(t) }).where(eq(payments.id, ids[i]));
+    }
+    await cancelPayment(db, ids[4]);
+    // Batches of two: the three due payments take more than one batch.
+    expect(await expireDuePayments(db, new Date(now), 2)).toBeGreaterThanOrEqual(3);
+    for (const [i, id] of ids.slice(0, 3).entries()) {
+      const [row] = await db.select().from(payments).where(eq(payments.id, id));
+      expect(row.status).toBe("EXPIRED");
+      expect(row.timeline.at(-1)).toEqual({ time: new Date(dueAt[i]).toISOString(), paymentStatus: "EXPIRED" });
+      const d = await expectOneDeliveryPerEvent(id, ["PAYMENT_CREATED", "PAYMENT_EXPIRED"]);
+      expect(JSON.parse(d[1].body).ForPaymentEvents.Status).toBe("EXPIRED");
+    }
+    await expectOneDeliveryPerEvent(ids[3], ["PAYMENT_CREATED"]);
+    await expectOneDeliveryPerEvent(ids[4], ["PAYMENT_CREATED", "PAYMENT_CANCELLED"]);
+    // A second sweep finds nothing of these left to do.
+    await expireDuePayments(db, new Date(now), 2);
+    await expectOneDeliveryPerEvent(ids[0], ["PAYMENT_CREATED", "PAYMENT_EXPIRED"]);
+  });
+
+  it("a batch change skips rows the D3 table forbids or whose status changed meanwhile", async () => {
+    const db = await getDb();
+    const b = await newBusiness({ webhookUrl: HOOK });
+    const [fresh, changed, cancelled] = [await createPayment(b), await createPayment(b), await createPayment(b)];
+    await cancelPayment(db, changed.id);
+    await cancelPayment(db, cancelled.id);
+    const at = new Date();
+    const moved = await transitionMany(
+      db,
+      [
+        { payment: { id: fresh.id, status: "AWAITING_PAYMENT" }, at },
+        { payment: { id: changed.id, status: "AWAITING_PAYMENT" }, at }, // stale: it is CANCELLED now
+        { payment: { id: cancelled.id, status: "CANCELLED" }, at }, // current, but CANCELLED → EXPIRED is not in the table
+      ],
+      "EXPIRED",
+    );
+    expect(moved.map((r) => [r.id, r.status])).toEqual([[fresh.id, "EXPIRED"]]);
+    await expectOneDeliveryPerEvent(fresh.id, ["PAYMENT_CREATED", "PAYMENT_EXPIRED"]);
+    await expectOneDeliveryPerEvent(changed.id, ["PAYMENT_CREATED", "PAYMENT_CANCELLED"]);
+    await expectOneDeliveryPerEvent(cancelled.id, ["PAYMENT_CREATED", "PAYMENT_CANCELLED"]);
   });
 
   it("fail → PAYMENT_FAILED", async () => {
