@@ -2,9 +2,9 @@ import { and, asc, desc, eq, inArray, isNull, lte, or, sql, count } from "drizzl
 import type { Tx } from "../client";
 import { webhookAttempts, webhookDeliveries, type WebhookAttemptRow, type WebhookDeliveryRow } from "../schema";
 
-export async function insertDelivery(tx: Tx, row: typeof webhookDeliveries.$inferInsert): Promise<WebhookDeliveryRow> {
-  const [out] = await tx.insert(webhookDeliveries).values(row).returning();
-  return out;
+export async function insertDeliveries(tx: Tx, rows: (typeof webhookDeliveries.$inferInsert)[]): Promise<WebhookDeliveryRow[]> {
+  if (rows.length === 0) return [];
+  return tx.insert(webhookDeliveries).values(rows).returning();
 }
 
 /**

@@ -6,7 +6,7 @@ import { ApiError } from "@/lib/http/errors";
 import { eventForStatus, type EventType } from "./events";
 import type { PaymentStatus } from "./status";
 import { canTransition } from "./transitions";
-import { enqueueWebhook } from "@/lib/webhooks/outbox";
+import { enqueueWebhook, enqueueWebhooks } from "@/lib/webhooks/outbox";
 import { notifyPaymentEvent } from "@/lib/background/driver";
 
 export class TransitionRefused extends ApiError {
@@ -107,13 +107,12 @@ export async function transitionMany(
   const rows = await tx.select().from(payments).where(inArray(payments.id, events.map((e) => e.payment_id)));
   const byId = new Map(rows.map((r) => [r.id, r]));
   const atOf = new Map(allowed.map((c) => [c.payment.id, c.at]));
-  const moved: PaymentRow[] = [];
-  for (const e of events.sort((a, b) => Number(a.event_id) - Number(b.event_id))) {
-    const row = byId.get(e.payment_id)!;
-    await announceEvent(tx, row, Number(e.event_id), type, atOf.get(row.id)!);
-    moved.push(row);
-  }
-  return moved;
+  const announced = events
+    .sort((a, b) => Number(a.event_id) - Number(b.event_id))
+    .map((e) => ({ payment: byId.get(e.payment_id)!, eventId: Number(e.event_id), at: atOf.get(e.payment_id)! }));
+  await enqueueWebhooks(tx, announced, type);
+  for (const { payment } of announced) notifyPaymentEvent(payment.id, type, payment.status);
+  return announced.map((a) => a.payment);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { PgTransaction } from "drizzle-orm/pg-core";
 import type { Tx } from "@/db/client";
 import { findBusiness } from "@/db/queries/businesses";
-import { insertDelivery } from "@/db/queries/webhooks";
+import { insertDeliveries } from "@/db/queries/webhooks";
 import type { Business, PaymentRow } from "@/db/schema";
 import type { EventType } from "@/lib/payments/events";
 import { paymentRecords } from "@/lib/payments/read";
@@ -55,26 +55,48 @@ export async function enqueueWebhook(
   at: Date,
   known?: Business,
 ) {
-  const businessId = payment.onBehalfOfBusinessId ?? payment.businessId;
-  // The caller may already hold the business (create does): no second read in the hot path.
-  const business = known?.id === businessId ? known : await businessInTransaction(tx, businessId);
-  const url = business && webhookTarget(payment.notifyUrl, business);
-  if (!business || !url) return null;
-  const [record] = await paymentRecords(tx, [payment]);
-  const body = JSON.stringify(webhookPayload(type, record, { businessId: business.id, redirectUrl: payment.redirectUrl }));
-  const delivery = await insertDelivery(tx, {
-    messageId: newMessageId(),
-    eventId,
-    paymentId: payment.id,
-    businessId: business.id,
-    eventType: type,
-    url,
-    body,
-    status: "pending",
-    nextAttemptAt: at,
-    createdAt: at,
-    updatedAt: at,
-  });
-  for (const l of listeners) l({ id: delivery.id, paymentId: payment.id });
-  return delivery;
+  const [delivery] = await enqueueWebhooks(tx, [{ payment, eventId, at }], type, known);
+  return delivery ?? null;
+}
+
+/**
+ * The outbox rows of many payments' events of one type (an expiry batch), as `enqueueWebhook`
+ * writes one: the records read in one statement, the rows inserted in one.
+ */
+export async function enqueueWebhooks(
+  tx: Tx,
+  events: { payment: PaymentRow; eventId: number; at: Date }[],
+  type: EventType,
+  known?: Business,
+) {
+  const targeted: { payment: PaymentRow; eventId: number; at: Date; business: Business; url: string }[] = [];
+  for (const e of events) {
+    const businessId = e.payment.onBehalfOfBusinessId ?? e.payment.businessId;
+    const business = known?.id === businessId ? known : await businessInTransaction(tx, businessId);
+    const url = business && webhookTarget(e.payment.notifyUrl, business);
+    if (business && url) targeted.push({ ...e, business, url });
+  }
+  if (targeted.length === 0) return [];
+  const records = await paymentRecords(
+    tx,
+    targeted.map((t) => t.payment),
+  );
+  const deliveries = await insertDeliveries(
+    tx,
+    targeted.map(({ payment, eventId, at, business, url }, i) => ({
+      messageId: newMessageId(),
+      eventId,
+      paymentId: payment.id,
+      businessId: business.id,
+      eventType: type,
+      url,
+      body: JSON.stringify(webhookPayload(type, records[i], { businessId: business.id, redirectUrl: payment.redirectUrl })),
+      status: "pending" as const,
+      nextAttemptAt: at,
+      createdAt: at,
+      updatedAt: at,
+    })),
+  );
+  for (const d of deliveries) for (const l of listeners) l({ id: d.id, paymentId: d.paymentId });
+  return deliveries;
 }
