@@ -72,15 +72,13 @@ export async function enqueueWebhooks(
   const targeted: { payment: PaymentRow; eventId: number; at: Date; business: Business; url: string }[] = [];
   for (const e of events) {
     const businessId = e.payment.onBehalfOfBusinessId ?? e.payment.businessId;
+    // The caller may already hold the business (create does): no second read in the hot path.
     const business = known?.id === businessId ? known : await businessInTransaction(tx, businessId);
     const url = business && webhookTarget(e.payment.notifyUrl, business);
     if (business && url) targeted.push({ ...e, business, url });
   }
   if (targeted.length === 0) return [];
-  const records = await paymentRecords(
-    tx,
-    targeted.map((t) => t.payment),
-  );
+  const records = await paymentRecords(tx, targeted.map((t) => t.payment));
   const deliveries = await insertDeliveries(
     tx,
     targeted.map(({ payment, eventId, at, business, url }, i) => ({
