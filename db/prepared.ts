@@ -1,4 +1,5 @@
 import type { Tx } from "./client";
+import { withCompiledRowMapping } from "./row-mapping";
 
 const cache = new WeakMap<object, Map<string, unknown>>();
 /** Statements kept per handle; past this (many list filter shapes) a statement is built per call. */
@@ -6,7 +7,7 @@ const MAX_PER_HANDLE = 500;
 
 /**
  * A statement prepared once per database handle: drizzle builds its SQL text (and the row
- * mapping) once instead of on every call, which for the wide joins of the hot paths costs more
+ * mapping, compiled by db/row-mapping.ts) once instead of on every call, which for the wide joins of the hot paths costs more
  * CPU than the database's own work. Values go in through `sql.placeholder`. A transaction is a
  * handle of its own, so inside one the statement is prepared for that transaction.
  */
@@ -15,7 +16,7 @@ export function prepared<T>(tx: Tx, name: string, build: () => T): T {
   if (!statements) cache.set(tx, (statements = new Map()));
   let statement = statements.get(name) as T | undefined;
   if (statement === undefined) {
-    statement = build();
+    statement = withCompiledRowMapping(build());
     if (statements.size < MAX_PER_HANDLE) statements.set(name, statement);
   }
   return statement;
