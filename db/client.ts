@@ -1,5 +1,6 @@
 import path from "node:path";
 import { mkdirSync } from "node:fs";
+import type { SQL } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import * as schema from "./schema";
 import { config } from "@/lib/config";
@@ -9,6 +10,15 @@ import { postgresConnection } from "./postgres-url";
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 /** A database handle or an open transaction: query functions take either. */
 export type Tx = Db;
+
+/**
+ * The rows of `tx.execute(sql)`: postgres.js returns them as the result itself, PGlite as its
+ * `rows`.
+ */
+export async function executeRows<T>(tx: Tx, statement: SQL): Promise<T[]> {
+  const result: unknown = await tx.execute(statement);
+  return (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as T[];
+}
 
 type Handle = { db: Db; kind: "pglite" | "postgres"; close: () => Promise<void>; ready: Promise<void> };
 

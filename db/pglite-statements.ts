@@ -73,8 +73,8 @@ export function withNamedStatements(pg: PGlite): PGlite {
       return known;
     }
     if (isPlannedPerExecution(text)) {
-      const described = await describe(text, "", options?.paramTypes);
-      const statement = { name: "", paramTypes: described.paramTypes };
+      // Only its parameter types are kept; the text is parsed again with every execution.
+      const statement = await describe(text, "", options?.paramTypes);
       statements.set(text, statement);
       return statement;
     }
@@ -88,7 +88,7 @@ export function withNamedStatements(pg: PGlite): PGlite {
     return statement;
   }
 
-  async function run(text: string, params: unknown[], options?: QueryOptions, retry = false): Promise<Results> {
+  async function run(text: string, params: unknown[], options: QueryOptions | undefined, inTransaction: boolean): Promise<Results> {
     try {
       return await execute(text, params, options);
     } catch (error) {
@@ -96,7 +96,7 @@ export function withNamedStatements(pg: PGlite): PGlite {
       // not change result type"): parse it again, once. Inside a transaction the error has
       // already aborted it, so the caller sees the error.
       const named = statements.get(text)?.name;
-      if (!retry || !named || (error as { code?: string }).code !== "0A000") throw error;
+      if (inTransaction || !named || (error as { code?: string }).code !== "0A000") throw error;
       statements.delete(text);
       await exchange(pg, [serialize.close({ type: "S", name: named })]);
       return execute(text, params, options);
@@ -127,7 +127,7 @@ export function withNamedStatements(pg: PGlite): PGlite {
     if (!fastPath(params)) return pg.query(text, params, options);
     return pg._runExclusiveTransaction(() =>
       pg._runExclusiveQuery(async () => {
-        const result = await run(text, params!, options, true);
+        const result = await run(text, params!, options, false);
         await pg.syncToFs();
         return result;
       }),
@@ -142,7 +142,7 @@ export function withNamedStatements(pg: PGlite): PGlite {
         if (tx.closed) throw new Error("Transaction is closed");
         // The transaction holds PGlite's transaction lock; the query lock keeps other work
         // (LISTEN, a dump) from interleaving, as PGlite's own query() does.
-        return pg._runExclusiveQuery(() => run(text, params!, options));
+        return pg._runExclusiveQuery(() => run(text, params!, options, true));
       }) as Transaction["query"];
       return fn(wrapped);
     });

@@ -22,6 +22,9 @@ export function prepared<T>(tx: Tx, name: string, build: () => T): T {
   return statement;
 }
 
+/** Texts of the statements `plannedPerExecution` marked, for PGlite (db/pglite-statements.ts). */
+const perExecutionTexts = new Set<string>();
+
 /**
  * A prepared statement whose best plan depends on its values (a list filter: one customer's
  * email vs half the store's status), sent to PostgreSQL unnamed: drizzle still builds its text
@@ -37,8 +40,6 @@ export function plannedPerExecution<T>(statement: T): T {
   if (typeof s.queryString === "string" && perExecutionTexts.size < 1000) perExecutionTexts.add(s.queryString);
   return statement;
 }
-
-const perExecutionTexts = new Set<string>();
 
 export function isPlannedPerExecution(text: string): boolean {
   return perExecutionTexts.has(text);

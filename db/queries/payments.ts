@@ -1,5 +1,5 @@
 import { and, asc, count, eq, getTableColumns, type WithSubquery, gte, inArray, isNotNull, lte, sql, type SQL } from "drizzle-orm";
-import type { Tx } from "../client";
+import { executeRows, type Tx } from "../client";
 import { plannedPerExecution, prepared } from "../prepared";
 import { charges, customerIps, customers, paymentEvents, payments, transfers, type PaymentRow } from "../schema";
 import type { Business, ChargeRow, TransferRow } from "../schema";
@@ -353,8 +353,7 @@ export function listPaymentQueries(tx: Tx, business: Business, f: PaymentFilter,
 
 /** The planner's row estimate of a statement (EXPLAIN without ANALYZE: nothing runs). */
 async function estimatedRows(tx: Tx, statement: SQL): Promise<number> {
-  const result = (await tx.execute(sql`explain (format json) ${statement}`)) as unknown;
-  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Record<string, unknown>[];
+  const rows = await executeRows<Record<string, unknown>>(tx, sql`explain (format json) ${statement}`);
   const cell = Object.values(rows[0])[0];
   const plan = (typeof cell === "string" ? JSON.parse(cell) : cell) as { Plan: { "Plan Rows": number } }[];
   return Math.round(plan[0].Plan["Plan Rows"]);

@@ -1,5 +1,5 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
-import type { Tx } from "@/db/client";
+import { executeRows, type Tx } from "@/db/client";
 import { insertPaymentEvent } from "@/db/queries/payments";
 import { paymentEvents, payments, type Business, type PaymentRow } from "@/db/schema";
 import { ApiError } from "@/lib/http/errors";
@@ -22,9 +22,10 @@ export class TransitionRefused extends ApiError {
 type Patch = Partial<Omit<typeof payments.$inferInsert, "id" | "status" | "timeline">>;
 
 /**
- * The one way a payment's status changes. Checks the D3 table, then claims the change with a
- * conditional UPDATE (`WHERE status = from`), so of two racing writers (expiry and a payment,
- * say) exactly one wins and the other gets TransitionRefused. In the same statement the
+ * The one way a payment's status changes (`transitionMany` is its batch form, for expiry).
+ * Checks the D3 table, then claims the change with a conditional UPDATE (`WHERE status =
+ * from`), so of two racing writers (expiry and a payment, say) exactly one wins and the other
+ * gets TransitionRefused. In the same statement the
  * timeline entry is appended and the event is written (a data-modifying CTE that inserts only
  * when the UPDATE claimed the row); in the same transaction the webhook outbox row follows.
  */
@@ -90,7 +91,9 @@ export async function transitionMany(
       entry: [{ time: c.at.toISOString(), paymentStatus: to }],
     })),
   );
-  const result: unknown = await tx.execute(sql`
+  const events = await executeRows<{ event_id: number | string; payment_id: string }>(
+    tx,
+    sql`
     with due as (
       select * from jsonb_to_recordset(${due}::jsonb) as d(id uuid, from_status text, at timestamptz, entry jsonb)
     ), moved as (
@@ -101,8 +104,8 @@ export async function transitionMany(
     )
     insert into ${paymentEvents} (payment_id, type, from_status, to_status, created_at)
     select id, ${type}::text, from_status, ${to}::text, at from moved
-    returning id as event_id, payment_id`);
-  const events = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { event_id: number | string; payment_id: string }[];
+    returning id as event_id, payment_id`,
+  );
   if (events.length === 0) return [];
   const rows = await tx.select().from(payments).where(inArray(payments.id, events.map((e) => e.payment_id)));
   const byId = new Map(rows.map((r) => [r.id, r]));
