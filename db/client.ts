@@ -20,7 +20,14 @@ export async function executeRows<T>(tx: Tx, statement: SQL): Promise<T[]> {
   return (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as T[];
 }
 
-type Handle = { db: Db; kind: "pglite" | "postgres"; close: () => Promise<void>; ready: Promise<void> };
+type Handle = {
+  db: Db;
+  kind: "pglite" | "postgres";
+  close: () => Promise<void>;
+  ready: Promise<void>;
+  /** The embedded database's thread stopped on its own (a crash). */
+  exited?: Promise<void>;
+};
 
 // Kept on globalThis: Next dev reloads modules, and PGlite allows one instance per data directory.
 const g = globalThis as unknown as { __paymentsDb?: Handle };
@@ -39,40 +46,61 @@ function poolSize(): number {
   return Number.isInteger(n) && n > 0 ? n : 3;
 }
 
+/**
+ * Both databases are reached through postgres.js. PGlite runs on a thread of its own and serves
+ * the wire protocol on a Unix socket (db/pglite-server.mjs): the request thread then only sends
+ * and decodes, as with PostgreSQL, while the WebAssembly executes on the other core. PGlite is
+ * one session, hence one connection; postgres.js pipelines the queries of concurrent requests
+ * on it.
+ */
 async function open(): Promise<Omit<Handle, "ready">> {
   const cfg = config();
   const migrationsFolder = path.join(process.cwd(), "db", "migrations");
+  const { default: postgres } = await import("postgres");
+  const { drizzle } = await import("drizzle-orm/postgres-js");
+  const { migrate } = await import("drizzle-orm/postgres-js/migrator");
+  // Hot statements are prepared (db/prepared.ts) and may settle on a generic plan; the list
+  // filters' statements are sent unnamed so each is planned for its own values
+  // (plannedPerExecution).
+  const common = { onnotice: () => {} };
+
   if (cfg.databaseUrl) {
-    const { default: postgres } = await import("postgres");
-    const { drizzle } = await import("drizzle-orm/postgres-js");
-    const { migrate } = await import("drizzle-orm/postgres-js/migrator");
     const { url, host } = postgresConnection(cfg.databaseUrl);
-    const client = postgres(url, {
-      ...(host ? { host } : {}),
-      max: poolSize(),
-      onnotice: () => {},
-      // Hot statements are prepared (db/prepared.ts) and may settle on a generic plan; the list
-      // filters' statements are sent unnamed so each is planned for its own values
-      // (plannedPerExecution).
-    });
+    const client = postgres(url, { ...common, ...(host ? { host } : {}), max: poolSize() });
     const db = drizzle({ client, schema });
     await migrate(db, { migrationsFolder });
     return { db: db as unknown as Db, kind: "postgres", close: () => client.end() };
   }
-  const { PGlite } = await import("@electric-sql/pglite");
-  const { pg_trgm } = await import("@electric-sql/pglite/contrib/pg_trgm");
-  const { drizzle } = await import("drizzle-orm/pglite");
-  const { migrate } = await import("drizzle-orm/pglite/migrator");
+
   let dataDir: string | undefined;
   if (cfg.dataDir !== ":memory:") {
     dataDir = path.resolve(cfg.dataDir, "pgdata");
     mkdirSync(dataDir, { recursive: true });
   }
-  const { withNamedStatements } = await import("./pglite-statements");
-  const client = withNamedStatements(await PGlite.create({ dataDir, extensions: { pg_trgm } }));
-  const db = drizzle({ client, schema });
-  await migrate(db, { migrationsFolder });
-  return { db: db as unknown as Db, kind: "pglite", close: () => client.close() };
+  const { startEmbeddedDatabase } = await import("./pglite-worker");
+  const embedded = await startEmbeddedDatabase(dataDir);
+  const client = postgres({
+    ...common,
+    path: embedded.socketPath,
+    user: "postgres",
+    database: "postgres",
+    max: 1,
+    // A local socket to a database only this process uses: nothing to gain from recycling it.
+    max_lifetime: null,
+    idle_timeout: 0,
+  });
+  const closeAll = async () => {
+    await client.end();
+    await embedded.close();
+  };
+  try {
+    const db = drizzle({ client, schema });
+    await migrate(db, { migrationsFolder });
+    return { db: db as unknown as Db, kind: "pglite", close: closeAll, exited: embedded.exited };
+  } catch (err) {
+    await closeAll().catch(() => {});
+    throw err;
+  }
 }
 
 function handle(): Handle {
@@ -84,6 +112,10 @@ function handle(): Handle {
       close: async () => (await opened).close(),
       ready: opened.then((o) => {
         h.db = o.db;
+        // A crashed embedded database is not cached either: the next call starts it again.
+        o.exited?.then(() => {
+          if (g.__paymentsDb === h) g.__paymentsDb = undefined;
+        });
       }),
     };
     // A failed open (bad URL, locked directory) must not be cached: the next call retries.

@@ -22,9 +22,6 @@ export function prepared<T>(tx: Tx, name: string, build: () => T): T {
   return statement;
 }
 
-/** Texts of the statements `plannedPerExecution` marked, for PGlite (db/pglite-statements.ts). */
-const perExecutionTexts = new Set<string>();
-
 /**
  * A prepared statement whose best plan depends on its values (a list filter: one customer's
  * email vs half the store's status), sent to PostgreSQL unnamed: drizzle still builds its text
@@ -34,13 +31,7 @@ const perExecutionTexts = new Set<string>();
  * postgres.js statement keeps the choice in `prepare`.
  */
 export function plannedPerExecution<T>(statement: T): T {
-  const s = statement as { prepare?: unknown; queryString?: unknown };
+  const s = statement as { prepare?: unknown };
   if (typeof s.prepare === "boolean") s.prepare = false;
-  // PGlite's statement has no such field; db/pglite-statements.ts asks by the statement's text.
-  if (typeof s.queryString === "string" && perExecutionTexts.size < 1000) perExecutionTexts.add(s.queryString);
   return statement;
-}
-
-export function isPlannedPerExecution(text: string): boolean {
-  return perExecutionTexts.has(text);
 }

@@ -1,14 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PGlite } from "@electric-sql/pglite";
-import { drizzle } from "drizzle-orm/pglite";
+import postgres from "postgres";
+import { drizzle } from "drizzle-orm/postgres-js";
 import { eq, sql } from "drizzle-orm";
 import { integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import { withCompiledRowMapping } from "@/db/row-mapping";
+import { startEmbeddedDatabase, type EmbeddedDatabase } from "@/db/pglite-worker";
 
 /**
  * The compiled row mapping (db/row-mapping.ts) must give exactly what drizzle's own mapping
- * gives. Each case runs one select twice, once as drizzle maps it and once compiled, on a
- * PGlite of its own, and compares the results.
+ * gives. Each case runs one select twice, once as drizzle maps it and once compiled, through the
+ * service's driver (postgres.js) on an embedded database of its own, and compares the results.
  */
 const owners = pgTable("owners", { id: integer("id").primaryKey(), name: text("name").notNull() });
 const pets = pgTable("pets", {
@@ -19,17 +20,22 @@ const pets = pgTable("pets", {
   tags: jsonb("tags").$type<string[]>(),
 });
 
-let pg: PGlite;
+let embedded: EmbeddedDatabase;
+let pg: postgres.Sql;
 beforeAll(async () => {
-  pg = await PGlite.create();
-  await pg.exec(`
+  embedded = await startEmbeddedDatabase(undefined);
+  pg = postgres({ path: embedded.socketPath, user: "postgres", database: "postgres", max: 1, onnotice: () => {} });
+  await pg.unsafe(`
     create table owners (id integer primary key, name text not null);
     create table pets (id integer primary key, owner_id integer, nick text, born timestamptz(3), tags jsonb);
     insert into owners values (1, 'ann'), (2, 'bo'), (3, 'cy');
     insert into pets values (10, 1, 'rex', '2024-05-06T07:08:09.123Z', '["a","b"]'), (11, 1, null, null, null), (12, null, 'stray', null, '[]');
   `);
 });
-afterAll(() => pg.close());
+afterAll(async () => {
+  await pg.end();
+  await embedded.close();
+});
 
 async function both<T>(build: () => { execute: () => Promise<T> }) {
   const plain = build();

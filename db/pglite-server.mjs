@@ -1,0 +1,129 @@
+// The embedded database's own thread: PGlite, served over PostgreSQL's wire protocol on a Unix
+// socket, to the same postgres.js driver the service uses with PostgreSQL.
+//
+// Plain JavaScript, loaded by path with `new Worker()` (db/pglite-worker.ts), so Next's bundler
+// never sees it. Why a thread: PGlite executes every statement in WebAssembly on the thread that
+// calls it; in the server's own thread that was 1-2 ms of the request thread per statement and
+// ~6-10 ms per list page (docs/performance.md). Here it runs on the machine's other core.
+//
+// Why not @electric-sql/pglite-socket: it calls into PGlite once per protocol message (Parse,
+// Bind, Describe, Execute, Sync: five calls per query) and pins an exact PGlite version. This
+// hands PGlite every complete message a read brought, in one call, so the queries postgres.js
+// pipelines on its connection also run in one call and are answered in one socket write.
+import net from "node:net";
+import { parentPort, workerData } from "node:worker_threads";
+import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+
+/** @type {{ dataDir: string | undefined, socketPath: string }} */
+const { dataDir, socketPath } = workerData;
+
+const pg = await PGlite.create({ dataDir, extensions: { pg_trgm } });
+
+/** Simple-protocol Query message ('Q', length, text, NUL). */
+function simpleQuery(text) {
+  const body = Buffer.from(`${text}\0`);
+  const head = Buffer.alloc(5);
+  head.write("Q");
+  head.writeInt32BE(4 + body.length, 1);
+  return Buffer.concat([head, body]);
+}
+// Sync ends an unfinished extended-protocol exchange; then the session is reset for the next
+// connection: an open transaction rolled back, prepared statements and settings dropped.
+const RESET = new Uint8Array(Buffer.concat([Buffer.from([0x53, 0, 0, 0, 4]), simpleQuery("ROLLBACK"), simpleQuery("DISCARD ALL")]));
+
+/** One call into PGlite at a time, in arrival order: it is one session. */
+let queue = Promise.resolve();
+function run(message, onData) {
+  const done = queue.then(() => pg.execProtocolRawStream(message, { onRawData: onData }));
+  queue = done.catch(() => {});
+  return done;
+}
+
+/**
+ * PGlite is one session, so one connection at a time; a connection that arrives while another is
+ * open waits (unread) until it closes. The service opens one (db/client.ts).
+ */
+const waiting = [];
+let active = null;
+
+function serve(socket) {
+  active = socket;
+  socket.setNoDelay(true);
+  let pending = Buffer.alloc(0);
+  let startupDone = false;
+  socket.on("data", (chunk) => {
+    pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;
+    // Only complete messages go to PGlite; a partial one waits for the rest.
+    let end = 0;
+    for (;;) {
+      if (!startupDone) {
+        // StartupMessage (or SSLRequest): length, then protocol code; no type byte.
+        if (pending.length - end < 8) break;
+        const length = pending.readInt32BE(end);
+        if (pending.length - end < length) break;
+        if (pending.readInt32BE(end + 4) === 80877103) {
+          // SSLRequest: answer "no" ourselves, the startup message follows.
+          socket.write("N");
+          pending = pending.subarray(end + length);
+          continue;
+        }
+        end += length;
+        startupDone = true;
+        continue;
+      }
+      if (pending.length - end < 5) break;
+      const length = 1 + pending.readInt32BE(end + 1);
+      if (pending.length - end < length) break;
+      end += length;
+    }
+    if (end === 0) return;
+    const message = new Uint8Array(pending.subarray(0, end)); // a copy: `pending` is reused
+    pending = pending.subarray(end);
+    const out = [];
+    run(message, (data) => out.push(Buffer.from(data))).then(
+      () => {
+        if (out.length && !socket.destroyed) socket.write(out.length === 1 ? out[0] : Buffer.concat(out));
+      },
+      (err) => {
+        console.error("embedded database: a statement failed in PGlite", err);
+        socket.destroy();
+      },
+    );
+  });
+  socket.on("error", () => {}); // the close below follows
+  socket.on("close", () => {
+    run(RESET, () => {}).catch(() => {});
+    active = null;
+    const next = waiting.shift();
+    if (next) {
+      next.resume();
+      serve(next);
+    }
+  });
+}
+
+const server = net.createServer((socket) => {
+  if (active) {
+    socket.pause();
+    waiting.push(socket);
+    socket.on("close", () => {
+      const i = waiting.indexOf(socket);
+      if (i >= 0) waiting.splice(i, 1);
+    });
+  } else {
+    serve(socket);
+  }
+});
+
+server.on("error", (err) => parentPort?.postMessage({ type: "error", message: String(err?.message ?? err) }));
+server.listen(socketPath, () => parentPort?.postMessage({ type: "ready" }));
+
+parentPort?.on("message", async (msg) => {
+  if (msg?.type !== "close") return;
+  server.close();
+  for (const s of [active, ...waiting]) s?.destroy();
+  await queue;
+  await pg.close();
+  parentPort?.postMessage({ type: "closed" });
+});

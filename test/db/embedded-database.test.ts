@@ -1,0 +1,107 @@
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import postgres from "postgres";
+import { startEmbeddedDatabase, type EmbeddedDatabase } from "@/db/pglite-worker";
+
+/**
+ * The embedded database (PGlite on its own thread, served on a Unix socket by
+ * db/pglite-server.mjs), driven through postgres.js as the service drives it.
+ */
+const connect = (db: EmbeddedDatabase, max = 1) =>
+  postgres({ path: db.socketPath, user: "postgres", database: "postgres", max, onnotice: () => {} });
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+describe("embedded database", () => {
+  it("keeps what was committed across a clean close and a new start on the same data directory", async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), "embedded-test-"));
+    dirs.push(dataDir);
+    let db = await startEmbeddedDatabase(dataDir);
+    let sql = connect(db);
+    await sql`create table kept (id int primary key, v text)`;
+    await sql`insert into kept values (1, 'one'), (2, 'two')`;
+    await sql.end();
+    await db.close();
+
+    db = await startEmbeddedDatabase(dataDir);
+    sql = connect(db);
+    expect(await sql`select id, v from kept order by id`).toEqual([
+      { id: 1, v: "one" },
+      { id: 2, v: "two" },
+    ]);
+    await sql.end();
+    await db.close();
+  });
+
+  it("puts its socket in a directory only this user can enter, and removes it on close", async () => {
+    const db = await startEmbeddedDatabase(undefined);
+    const dir = path.dirname(db.socketPath);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    await db.close();
+    expect(() => statSync(dir)).toThrow();
+  });
+
+  it("answers pipelined queries each with its own result, an error in the middle included", async () => {
+    const db = await startEmbeddedDatabase(undefined);
+    const sql = connect(db);
+    await sql`create table t (id int primary key)`;
+    // postgres.js writes these on one connection without waiting: they reach PGlite together.
+    const results = await Promise.allSettled([
+      sql`insert into t values (${1}) returning id`,
+      sql`insert into t values (${2}) returning id`,
+      sql`select 1 / ${0}::int as boom`,
+      sql`insert into t values (${3}) returning id`,
+      sql`select count(*)::int as n from t`,
+    ]);
+    expect(results.map((r) => (r.status === "fulfilled" ? r.value[0] : (r.reason as { code: string }).code))).toEqual([
+      { id: 1 },
+      { id: 2 },
+      "22012", // division_by_zero, for that query only
+      { id: 3 },
+      { n: 3 },
+    ]);
+    await sql.end();
+    await db.close();
+  });
+
+  it("serves one connection at a time: a second waits until the first closes", async () => {
+    const db = await startEmbeddedDatabase(undefined);
+    const first = connect(db);
+    await first`create table t (id int)`;
+    const second = connect(db);
+    let secondDone = false;
+    const answered = second`select 42 as x`.then((r) => {
+      secondDone = true;
+      return r;
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(secondDone).toBe(false);
+    await first.end();
+    expect((await answered)[0]).toEqual({ x: 42 });
+    await second.end();
+    await db.close();
+  });
+
+  it("gives the next connection a clean session: the previous one's open transaction is rolled back", async () => {
+    const db = await startEmbeddedDatabase(undefined);
+    const first = connect(db);
+    await first`create table t (id int primary key)`;
+    const reserved = await first.reserve();
+    await reserved`set statement_timeout = 1234`;
+    await reserved`begin`;
+    await reserved`insert into t values (1)`;
+    // The connection goes away mid-transaction (a crashed request, a killed client).
+    await first.end({ timeout: 0 });
+
+    const second = connect(db);
+    expect(await second`select count(*)::int as n from t`).toEqual([{ n: 0 }]);
+    expect((await second`show statement_timeout`)[0].statement_timeout).toBe("0");
+    await second`insert into t values (1)`; // no leftover lock or transaction in the way
+    expect(await second`select count(*)::int as n from t`).toEqual([{ n: 1 }]);
+    await second.end();
+    await db.close();
+  });
+});
