@@ -24,11 +24,14 @@ export async function explainLists(db: Db, businessId: number, anchor: Date): Pr
   const business = (await findBusiness(db, businessId))!;
   const plans: Record<string, string> = {};
   for (const [name, filter] of Object.entries(listFilters(anchor))) {
-    const statements = listPaymentQueries(db, business, filter, { number: 1, size: 20 }) as unknown as Record<string, { getSQL(): SQL }>;
-    for (const [part, qb] of Object.entries(statements)) {
-      const rows = await query<Record<string, string>>(db, sql`explain (analyze, buffers) ${qb.getSQL()}`);
+    const { details, ...statements } = listPaymentQueries(db, business, filter, { number: 1, size: 20 });
+    const explain = async (part: string, statement: SQL) => {
+      const rows = await query<Record<string, string>>(db, sql`explain (analyze, buffers) ${statement}`);
       plans[`${name} · ${part}`] = rows.map((r) => Object.values(r)[0]).join("\n");
-    }
+    };
+    for (const [part, qb] of Object.entries(statements)) await explain(part, qb.getSQL());
+    const ids = (await query<{ id: string }>(db, statements.page.getSQL())).map((r) => r.id);
+    await explain("details", details(ids).getSQL());
   }
   return plans;
 }

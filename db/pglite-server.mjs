@@ -52,44 +52,51 @@ function serve(socket) {
   socket.setNoDelay(true);
   let pending = Buffer.alloc(0);
   let startupDone = false;
-  socket.on("data", (chunk) => {
-    pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;
-    // Only complete messages go to PGlite; a partial one waits for the rest.
-    let end = 0;
-    for (;;) {
-      if (!startupDone) {
-        // StartupMessage (or SSLRequest): length, then protocol code; no type byte.
-        if (pending.length - end < 8) break;
-        const length = pending.readInt32BE(end);
-        if (pending.length - end < length) break;
-        if (pending.readInt32BE(end + 4) === 80877103) {
-          // SSLRequest: answer "no" ourselves, the startup message follows.
-          socket.write("N");
-          pending = pending.subarray(end + length);
-          continue;
-        }
-        end += length;
-        startupDone = true;
-        continue;
-      }
-      if (pending.length - end < 5) break;
-      const length = 1 + pending.readInt32BE(end + 1);
-      if (pending.length - end < length) break;
-      end += length;
-    }
-    if (end === 0) return;
-    const message = new Uint8Array(pending.subarray(0, end)); // a copy: `pending` is reused
-    pending = pending.subarray(end);
+  let written = Promise.resolve();
+  const send = (message) => {
     const out = [];
-    run(message, (data) => out.push(Buffer.from(data))).then(
+    written = run(message, (data) => out.push(Buffer.from(data))).then(
       () => {
-        if (out.length && !socket.destroyed) socket.write(out.length === 1 ? out[0] : Buffer.concat(out));
+        if (out.length && socket.writable) socket.write(out.length === 1 ? out[0] : Buffer.concat(out));
       },
       (err) => {
         console.error("embedded database: a statement failed in PGlite", err);
         socket.destroy();
       },
     );
+  };
+  socket.on("data", (chunk) => {
+    pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;
+    while (!startupDone) {
+      // StartupMessage (or SSLRequest): length, then protocol code; no type byte. PGlite takes
+      // the startup message on its own (a call that begins with it handles nothing else).
+      if (pending.length < 8 || pending.length < pending.readInt32BE(0)) return;
+      const length = pending.readInt32BE(0);
+      const sslRequest = pending.readInt32BE(4) === 80877103;
+      if (sslRequest) socket.write("N"); // no TLS on a local socket; the startup message follows
+      else send(new Uint8Array(pending.subarray(0, length)));
+      startupDone = !sslRequest;
+      pending = pending.subarray(length);
+    }
+    // Only complete messages go to PGlite; a partial one waits for the rest.
+    let end = 0;
+    let terminate = false;
+    while (pending.length - end >= 5) {
+      if (pending[end] === 0x58) {
+        // Terminate: the client is done. Not passed on: PGlite's one session outlives connections.
+        terminate = true;
+        break;
+      }
+      const length = 1 + pending.readInt32BE(end + 1);
+      if (pending.length - end < length) break;
+      end += length;
+    }
+    if (end > 0) send(new Uint8Array(pending.subarray(0, end))); // a copy: `pending` is reused
+    pending = pending.subarray(end);
+    if (terminate) {
+      pending = Buffer.alloc(0);
+      written.then(() => socket.end()); // after the answers to what came before it
+    }
   });
   socket.on("error", () => {}); // the close below follows
   socket.on("close", () => {

@@ -2,7 +2,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { payments } from "@/db/schema";
+import { EXACT_COUNT_LIMIT } from "@/db/queries/payments";
 import { PaymentListSchema } from "@/lib/payments/schemas";
+import { query } from "../bench/db";
+import { seedPayments } from "../bench/seed";
 import { adminToken, createPayment, json, newBusiness, paymentsPath, request } from "./helpers";
 
 /**
@@ -608,5 +611,61 @@ describe("sub-businesses and onBehalfOfBusinessId", () => {
     expect(await ids(other, q({ searchString: "shared" }))).toEqual([otherPay]);
     expect((await list(other, "", parent.apiKey)).status).toBe(403);
     expect((await list(parent, "", other.apiKey)).status).toBe(403);
+  });
+});
+
+describe("totalCount above EXACT_COUNT_LIMIT", () => {
+  // More matches than the exact count reads: seeded in bulk (bench/seed.ts, the API's row shape).
+  const N = EXACT_COUNT_LIMIT + 50;
+  let b: Biz;
+  let exact: (where: string) => Promise<number>;
+
+  beforeAll(async () => {
+    b = await newBusiness();
+    const db = await getDb();
+    await seedPayments(db, {
+      businessId: b.businessId,
+      from: 1,
+      to: N,
+      anchor: new Date(),
+      // Seeded customers get explicit ids; far above any the tests' own customers take.
+      customerBase: 900_000_000 + b.businessId * 100_000,
+    });
+    await query(db, "analyze payments");
+    exact = async (where) =>
+      Number((await query<{ n: string }>(db, `select count(*) as n from payments where business_id = ${b.businessId} and ${where}`))[0].n);
+  }, 120_000);
+
+  it("is the planner's estimate, never below the rows up to the page, and the same while it is fresh", async () => {
+    const first = await listOk(b);
+    expect(first.items).toHaveLength(20);
+    expect(first.totalCount).toBeGreaterThan(EXACT_COUNT_LIMIT);
+    expect(first.totalCount).toBeGreaterThan(N * 0.7);
+    expect(first.totalCount).toBeLessThan(N * 1.3);
+    // Within ESTIMATE_TTL_MS the page runs without a count and reuses the estimate.
+    const again = await listOk(b, "?PageNumber=2");
+    expect(again.totalCount).toBe(first.totalCount);
+    expect(again.items.map((p) => p.id)).not.toContain(first.items[0].id);
+  });
+
+  it("is exact for a filter with at most EXACT_COUNT_LIMIT matches, on a full page", async () => {
+    const failed = await listOk(b, "?statuses=FAILED");
+    expect(failed.items).toHaveLength(20);
+    expect(failed.totalCount).toBe(await exact("status = 'FAILED'"));
+    const from = new Date(Date.now() - 3 * 3_600_000).toISOString();
+    const to = new Date(Date.now() - 2 * 3_600_000).toISOString();
+    const hour = await listOk(b, q({ fromTime: from, toTime: to }));
+    expect(hour.totalCount).toBe(await exact(`created_at >= '${from}' and created_at <= '${to}'`));
+    expect(hour.totalCount).toBe(120); // one payment every 30 s
+  });
+
+  it("a page past the last match reports the estimate, not the rows it skipped", async () => {
+    // 599 pages of 20 = 11 980 skipped; only N exist. fromAmount=0 matches all, with no estimate yet.
+    const far = await listOk(b, "?PageNumber=600&fromAmount=0");
+    expect(far.items).toEqual([]);
+    expect(far.totalCount).toBeGreaterThan(EXACT_COUNT_LIMIT);
+    expect(far.totalCount).toBeLessThan(599 * 20);
+    // …and the same once the estimate is remembered.
+    expect((await listOk(b, "?PageNumber=600&fromAmount=0")).totalCount).toBe(far.totalCount);
   });
 });

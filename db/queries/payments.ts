@@ -108,19 +108,8 @@ const NEWEST_FIRST = [sql`${payments.createdAt} desc nulls last`, sql`${payments
  * transfers by id.
  */
 function detailsQuery(tx: Tx, where: SQL, order: SQL[] = [], ...ctes: WithSubquery[]) {
-  return detailsQueryWith(tx, {}, where, order, ...ctes);
-}
-
-/** `detailsQuery` with more columns in each row (the search page's total). */
-function detailsQueryWith<Extra extends Record<string, SQL.Aliased | SQL>>(
-  tx: Tx,
-  extra: Extra,
-  where: SQL,
-  order: SQL[] = [],
-  ...ctes: WithSubquery[]
-) {
   return (ctes.length ? tx.with(...ctes) : tx)
-    .select({ payment: payments, customer: customers, ip: customerIps, charge: charges, transfer: transfers, ...extra })
+    .select({ payment: payments, customer: customers, ip: customerIps, charge: charges, transfer: transfers })
     .from(payments)
     .leftJoin(customers, eq(customers.id, payments.customerId))
     .leftJoin(customerIps, eq(customerIps.customerId, customers.id))
@@ -158,10 +147,6 @@ function foldDetails(rows: DetailsRow[]): PaymentDetails[] {
   return [...out.values()].map(({ payment, customer, charge }) => ({ payment, customer, charge }));
 }
 
-async function selectDetails(tx: Tx, where: SQL, order: SQL[] = []): Promise<PaymentDetails[]> {
-  return foldDetails(await detailsQuery(tx, where, order));
-}
-
 /** One payment of the business with its details (fetch: one statement). */
 export async function findPaymentDetails(tx: Tx, business: Business, id: string): Promise<PaymentDetails | undefined> {
   // paymentScope(), with the business id as a value of the prepared statement.
@@ -179,10 +164,23 @@ export async function findPaymentDetails(tx: Tx, business: Business, id: string)
   return d;
 }
 
-/** Details of payments already loaded (a list page, a webhook body), by id. */
+/**
+ * Payments' details by id, newest first, in one named statement (`id = any($ids)`): its text and
+ * plan do not depend on how many ids or which, so PostgreSQL parses it once and may keep a
+ * generic plan (primary-key lookups, then the joins). A list page's ids come from a statement of
+ * their own (`listPayments`), so only that small one is planned per execution.
+ */
+async function detailsByIds(tx: Tx, ids: string[]): Promise<PaymentDetails[]> {
+  if (ids.length === 0) return [];
+  const statement = prepared(tx, "paymentDetailsByIds", () =>
+    detailsQuery(tx, sql`${payments.id} = any(${sql.placeholder("ids")}::uuid[])`, NEWEST_FIRST).prepare("payment_details_by_ids"),
+  );
+  return foldDetails(await statement.execute({ ids }));
+}
+
+/** Details of payments already loaded (a webhook body, a list's payments), by id. */
 export async function loadPaymentDetails(tx: Tx, ids: string[]): Promise<Map<string, PaymentDetails>> {
-  if (ids.length === 0) return new Map();
-  const details = await selectDetails(tx, inArray(payments.id, [...new Set(ids)]));
+  const details = await detailsByIds(tx, [...new Set(ids)]);
   return new Map(details.map((d) => [d.payment.id, d]));
 }
 
@@ -299,41 +297,47 @@ const ESTIMATE_TTL_MS = 10_000;
 
 type Limit = number | ReturnType<typeof sql.placeholder>;
 
-/** The page: newest first (`createdAt desc, id desc`, the list indexes' order), with every payment's details. */
-function pageStatement(tx: Tx, where: SQL, limit: Limit, offset: Limit) {
-  const ids = tx.select({ id: payments.id }).from(payments).where(where).orderBy(...NEWEST_FIRST).limit(limit).offset(offset);
-  return detailsQuery(tx, inArray(payments.id, ids), NEWEST_FIRST);
+/** The page's ids: newest first (`createdAt desc, id desc`, the list indexes' order). */
+function pageIdsStatement(tx: Tx, where: SQL, limit: Limit, offset: Limit) {
+  return tx.select({ id: payments.id }).from(payments).where(where).orderBy(...NEWEST_FIRST).limit(limit).offset(offset);
 }
 
 /**
- * A search's page with the number of matches in each row (`count(*) over ()` beside the page's
- * ids). A trigram search finds every match through the GIN index before it can sort them, so
- * counting them there costs next to nothing, where a separate count would search again.
- * Unfiltered and status lists are different: their page stops after 20 rows of an index walk,
- * and counting would read every match.
+ * A search's page ids with the number of matches in each row (`count(*) over ()`). A trigram
+ * search finds every match through the GIN index before it can sort them, so counting them there
+ * costs next to nothing, where a separate count would search again. Unfiltered and status lists
+ * are different: their page stops after 20 rows of an index walk, and counting would read every
+ * match.
  */
-function searchPageStatement(tx: Tx, where: SQL, limit: Limit, offset: Limit) {
-  const matched = tx.$with("matched").as(
-    tx
-      .select({ id: payments.id, total: sql<number>`count(*) over ()`.mapWith(Number).as("total") })
-      .from(payments)
-      .where(where)
-      .orderBy(...NEWEST_FIRST)
-      .limit(limit)
-      .offset(offset),
-  );
-  return detailsQueryWith(
-    tx,
-    { total: sql<number>`(select max(total) from ${matched})`.mapWith(Number) },
-    inArray(payments.id, tx.select({ id: matched.id }).from(matched)),
-    NEWEST_FIRST,
-    matched,
-  );
+function searchPageIdsStatement(tx: Tx, where: SQL, limit: Limit, offset: Limit) {
+  return tx
+    .select({ id: payments.id, total: sql<number>`count(*) over ()`.mapWith(Number).as("total") })
+    .from(payments)
+    .where(where)
+    .orderBy(...NEWEST_FIRST)
+    .limit(limit)
+    .offset(offset);
 }
 
 /** The count of matches, stopping after EXACT_COUNT_LIMIT + 1 rows. */
 function cappedCountStatement(tx: Tx, where: SQL) {
   return tx.select({ total: count() }).from(tx.select({ one: sql`1` }).from(payments).where(where).limit(EXACT_COUNT_LIMIT + 1).as("m"));
+}
+
+/**
+ * The page's ids with the capped count in each row, for when the total is not known yet: one
+ * statement instead of two (the count is an uncorrelated subquery, run once). Not a window count
+ * over the first EXACT_COUNT_LIMIT + 1 rows: materialising those for the window cost ~3× the
+ * separate count on PostgreSQL.
+ */
+function countedPageIdsStatement(tx: Tx, where: SQL, limit: Limit, offset: Limit) {
+  return tx
+    .select({ id: payments.id, total: sql<number>`(${cappedCountStatement(tx, where)})`.mapWith(Number).as("total") })
+    .from(payments)
+    .where(where)
+    .orderBy(...NEWEST_FIRST)
+    .limit(limit)
+    .offset(offset);
 }
 
 /**
@@ -345,7 +349,11 @@ export function listPaymentQueries(tx: Tx, business: Business, f: PaymentFilter,
   const where = filterConditions(business, f);
   const offset = (page.number - 1) * page.size;
   return {
-    page: f.search ? searchPageStatement(tx, where, page.size, offset) : pageStatement(tx, where, page.size, offset),
+    page: f.search ? searchPageIdsStatement(tx, where, page.size, offset) : pageIdsStatement(tx, where, page.size, offset),
+    countedPage: countedPageIdsStatement(tx, where, page.size, offset),
+    /** The second statement, for the page's ids (the service runs it named, `$1` for the array). */
+    details: (ids: string[]) =>
+      detailsQuery(tx, sql`${payments.id} = any(array[${sql.join(ids.map((id) => sql`${id}`), sql`, `)}]::uuid[])`, NEWEST_FIRST),
     cappedCount: cappedCountStatement(tx, where),
     matches: tx.select({ one: sql`1` }).from(payments).where(where),
   };
@@ -378,35 +386,48 @@ export async function listPayments(
   const shape = filterShape(business, f);
   const ph = sql.placeholder;
   const before = (page.number - 1) * page.size;
-  let rows: PaymentDetails[];
-  if (f.search) {
-    const searchRows = prepared(tx, `listSearch:${shape.key}`, () =>
-      plannedPerExecution(searchPageStatement(tx, shape.where, ph("limit"), ph("offset")).prepare("list_search")),
-    );
-    const found = await searchRows.execute({ ...shape.values, limit: page.size, offset: before });
-    // A page past the last match has no row to carry the count: then it is counted below.
-    if (found.length > 0) return { rows: foldDetails(found), total: found[0].total };
-    rows = [];
-  } else {
-    const pageRows = prepared(tx, `listPage:${shape.key}`, () =>
-      plannedPerExecution(pageStatement(tx, shape.where, ph("limit"), ph("offset")).prepare("list_page")),
-    );
-    rows = foldDetails(await pageRows.execute({ ...shape.values, limit: page.size, offset: before }));
-  }
-  if (rows.length < page.size && (rows.length > 0 || page.number === 1)) return { rows, total: before + rows.length };
-
-  const atLeast = Math.max(EXACT_COUNT_LIMIT + 1, before + rows.length);
+  const values = { ...shape.values, limit: page.size, offset: before };
+  // Rows up to this page exist only if the page has any: one past the end proves nothing.
+  const atLeast = (rows: number) => Math.max(EXACT_COUNT_LIMIT + 1, rows > 0 ? before + rows : 0);
   const estimateKey = `${shape.key} ${JSON.stringify(shape.values)}`;
   const recent = estimates.get(estimateKey);
-  if (recent && recent.until > Date.now()) return { rows, total: Math.max(recent.rows, atLeast) };
+  const fresh = recent && recent.until > Date.now() ? recent.rows : undefined;
 
-  const counted = prepared(tx, `listCount:${shape.key}`, () => plannedPerExecution(cappedCountStatement(tx, shape.where).prepare("list_count")));
-  const [{ total }] = await counted.execute(shape.values);
+  // Two statements: the page's ids, planned for the filter's values on every execution (a
+  // single-table plan, cheap to make), then their details by a named statement whose plan is
+  // kept (planning the six-table join on every execution cost more than running it).
+  let pageIds: { id: string; total?: number }[];
+  if (f.search) {
+    pageIds = await prepared(tx, `listSearch:${shape.key}`, () =>
+      plannedPerExecution(searchPageIdsStatement(tx, shape.where, ph("limit"), ph("offset")).prepare("list_search")),
+    ).execute(values);
+  } else if (fresh !== undefined) {
+    pageIds = await prepared(tx, `listPage:${shape.key}`, () =>
+      plannedPerExecution(pageIdsStatement(tx, shape.where, ph("limit"), ph("offset")).prepare("list_page")),
+    ).execute(values);
+  } else {
+    pageIds = await prepared(tx, `listCountedPage:${shape.key}`, () =>
+      plannedPerExecution(countedPageIdsStatement(tx, shape.where, ph("limit"), ph("offset")).prepare("list_counted_page")),
+    ).execute(values);
+  }
+  const rows = await detailsByIds(tx, pageIds.map((r) => r.id));
+
+  // A search counts every match exactly; a short page is the last one, and ends the count.
+  if (f.search && pageIds.length > 0) return { rows, total: pageIds[0].total! };
+  if (rows.length < page.size && (rows.length > 0 || page.number === 1)) return { rows, total: before + rows.length };
+  if (fresh !== undefined) return { rows, total: Math.max(fresh, atLeast(rows.length)) };
+
+  // A page past the last match carries no count: then it is counted on its own.
+  let total = pageIds[0]?.total;
+  if (total === undefined) {
+    const counted = prepared(tx, `listCount:${shape.key}`, () => plannedPerExecution(cappedCountStatement(tx, shape.where).prepare("list_count")));
+    [{ total }] = await counted.execute(shape.values);
+  }
   if (total <= EXACT_COUNT_LIMIT) return { rows, total };
   const estimate = await estimatedRows(tx, tx.select({ one: sql`1` }).from(payments).where(filterConditions(business, f)).getSQL());
   if (estimates.size >= 1000) estimates.delete(estimates.keys().next().value!);
   estimates.set(estimateKey, { rows: estimate, until: Date.now() + ESTIMATE_TTL_MS });
-  return { rows, total: Math.max(estimate, atLeast) };
+  return { rows, total: Math.max(estimate, atLeast(rows.length)) };
 }
 
 /** Committed status and expiry of payments by id (the Inngest driver and functions). */

@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync, statSync } from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -102,6 +103,39 @@ describe("embedded database", () => {
     await second`insert into t values (1)`; // no leftover lock or transaction in the way
     expect(await second`select count(*)::int as n from t`).toEqual([{ n: 1 }]);
     await second.end();
+    await db.close();
+  });
+
+  it("takes a client that writes its startup, queries and Terminate together, and stays up for the next", async () => {
+    const db = await startEmbeddedDatabase(undefined);
+    const startup = (() => {
+      const params = Buffer.from("user\0postgres\0database\0postgres\0\0");
+      const head = Buffer.alloc(8);
+      head.writeInt32BE(8 + params.length, 0);
+      head.writeInt32BE(196608, 4); // protocol 3.0
+      return Buffer.concat([head, params]);
+    })();
+    const query = (text: string) => {
+      const body = Buffer.from(`${text}\0`);
+      const head = Buffer.alloc(5);
+      head.write("Q");
+      head.writeInt32BE(4 + body.length, 1);
+      return Buffer.concat([head, body]);
+    };
+    const terminate = Buffer.from([0x58, 0, 0, 0, 4]);
+    const received = await new Promise<string>((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      const s = net.connect(db.socketPath, () => s.write(Buffer.concat([startup, query("select 'first' as a"), query("select 'second' as b"), terminate])));
+      s.on("data", (c) => chunks.push(c));
+      s.on("error", reject);
+      s.on("close", () => resolve(Buffer.concat(chunks).toString("latin1")));
+    });
+    expect(received).toContain("first");
+    expect(received).toContain("second");
+    // The server closed that connection after the Terminate; the database serves the next one.
+    const sql = connect(db);
+    expect(await sql`select 1 as one`).toEqual([{ one: 1 }]);
+    await sql.end();
     await db.close();
   });
 });
