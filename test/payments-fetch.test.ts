@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { getDb } from "@/db/client";
+import { sql } from "drizzle-orm";
+import { executeRows, getDb } from "@/db/client";
 import { createApiKey } from "@/lib/admin/businesses";
 import { PaymentSchema } from "@/lib/payments/schemas";
 import { createPayment, expectProblem, json, newBusiness, paymentsPath, request } from "./helpers";
@@ -270,6 +271,19 @@ describe("customer (D9)", () => {
     const p1 = await createPayment(b, { currency: "USD", amount: 10, customerEmail: "shared@example.com" });
     const p2 = await createPayment(other, { currency: "USD", amount: 10, customerEmail: "shared@example.com" });
     expect((await fetchRecord(b, p1.id)).customer.id).not.toBe((await fetchRecord(other, p2.id)).customer.id);
+  });
+
+  it("does not rewrite a returning customer's row", async () => {
+    // A rewrite leaves a dead row and new index entries behind on every payment (see insertPaymentWithCustomer).
+    const rowVersion = async (id: string) => {
+      const customerId = (await fetchRecord(b, id)).customer.id;
+      const rows = await executeRows<{ v: string }>(await getDb(), sql`select xmin::text as v from customers where id = ${customerId}`);
+      return rows[0].v;
+    };
+    const first = await createPayment(b, { currency: "USD", amount: 10, customerEmail: "loyal@example.com" });
+    const before = await rowVersion(first.id);
+    const second = await createPayment(b, { currency: "USD", amount: 11, customerEmail: "LOYAL@example.com" });
+    expect(await rowVersion(second.id)).toBe(before);
   });
 
   it("creates one customer for a new email used by parallel creates", async () => {

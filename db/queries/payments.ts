@@ -31,10 +31,13 @@ export type NewPayment = Required<Pick<typeof payments.$inferInsert, (typeof NEW
  * CTEs run as one atomic command, so no transaction (and no BEGIN/COMMIT round trips) is needed,
  * and the foreign keys between the new rows are checked when the statement ends.
  *
- * The customer is an upsert whose conflict branch rewrites the stored email unchanged: unlike
- * DO NOTHING it returns the existing row, and a concurrent insert of the same email waits for
- * the other transaction instead of leaving this one without a customer. The stored email keeps
- * its first spelling (D9).
+ * The customer is looked up first and inserted only when missing, so a returning customer's row
+ * is not rewritten on every payment (an upsert's DO UPDATE wrote a new row version each time:
+ * dead rows, and new entries in every index of `customers`, its trigram index's pending list
+ * included, which each search then scanned). A concurrent first payment of the same email,
+ * which this statement's snapshot cannot see, meets the insert's conflict branch: it waits for
+ * the other transaction and returns that row, rather than leaving this payment without a
+ * customer. The stored email keeps its first spelling (D9).
  */
 export async function insertPaymentWithCustomer(
   tx: Tx,
@@ -43,10 +46,16 @@ export async function insertPaymentWithCustomer(
 ): Promise<{ payment: PaymentRow; eventId: number }> {
   const statement = prepared(tx, "insertPayment", () => {
     const ph = sql.placeholder;
-    const c = tx.$with("c", { id: sql<number>`id`.as("id"), email: sql<string | null>`email`.as("email") }).as(sql`
-      insert into ${customers} (business_id, email) values (${ph("customerBusinessId")}::bigint, ${ph("email")}::text)
+    const found = tx.$with("found", { id: sql<number>`id`.as("id"), email: sql<string | null>`email`.as("email") }).as(sql`
+      select id, email from ${customers}
+      where business_id = ${ph("customerBusinessId")}::bigint and lower(email) = lower(${ph("email")}::text)`);
+    const added = tx.$with("added", { id: sql<number>`id`.as("id"), email: sql<string | null>`email`.as("email") }).as(sql`
+      insert into ${customers} (business_id, email)
+      select ${ph("customerBusinessId")}::bigint, ${ph("email")}::text where not exists (select 1 from found)
       on conflict (business_id, lower(email)) do update set email = ${customers}.email
       returning id, email`);
+    const c = tx.$with("c", { id: sql<number>`id`.as("id"), email: sql<string | null>`email`.as("email") }).as(sql`
+      select id, email from found union all select id, email from added`);
     const ip = tx.$with("ip", { id: sql<number>`id`.as("id") }).as(sql`
       insert into ${customerIps} (customer_id, ip, user_agent, created_at)
       select c.id, ${ph("ip")}::text, ${ph("userAgent")}::text, ${ph("at")}::timestamptz from c
@@ -59,7 +68,7 @@ export async function insertPaymentWithCustomer(
       returning id`);
     const values = Object.fromEntries(NEW_PAYMENT_COLUMNS.map((k) => [k, ph(k)])) as unknown as NewPayment;
     return tx
-      .with(c, ip, event)
+      .with(found, added, c, ip, event)
       .insert(payments)
       .values({ ...values, customerId: sql`(select id from c)`, customerEmail: sql`(select email from c)` })
       .returning({ ...getTableColumns(payments), eventId: sql<number>`(select id from e)`.mapWith(Number) })

@@ -15,8 +15,10 @@ export const customers = pgTable(
   },
   (t) => [
     uniqueIndex("customers_business_email_uq").on(t.businessId, sql`lower(${t.email})`),
-    // searchString's match on a payment's customer email (db/queries/payments.ts).
-    index("customers_email_trgm_idx").using("gin", sql`lower(${t.email}) gin_trgm_ops`),
+    // searchString's match on a payment's customer email (db/queries/payments.ts). No pending
+    // list (fastupdate): entries go into the index as rows are written, so a search never scans
+    // a backlog of unmerged entries (up to 4 MB by default; ~6 ms per search at 20 000 rows).
+    index("customers_email_trgm_idx").using("gin", sql`lower(${t.email}) gin_trgm_ops`).with({ fastupdate: false }),
   ],
 );
 
