@@ -68,9 +68,9 @@ export const payments = pgTable(
     index("payments_obo_created_idx")
       .on(t.onBehalfOfBusinessId, t.createdAt.desc(), t.id.desc())
       .where(sql`${t.onBehalfOfBusinessId} is not null`),
-    // No pending list, as customers_email_trgm_idx: every search would scan the entries of the
-    // payments created since the last merge.
-    index("payments_search_trgm_idx").using("gin", sql`${t.searchText} gin_trgm_ops`).with({ fastupdate: false }),
+    // A small pending list, as customers_email_trgm_idx. Every write of a payment row that is
+    // not a HOT update (a status change, a note) adds its trigrams again.
+    index("payments_search_trgm_idx").using("gin", sql`${t.searchText} gin_trgm_ops`).with({ gin_pending_list_limit: 256 }),
     index("payments_customer_idx").on(t.customerId),
     // The expiry sweep's claim: only payments that can still expire are in this index.
     index("payments_expiry_idx")
