@@ -1,8 +1,6 @@
 import type { NextConfig } from "next";
 
 const nextConfig: NextConfig = {
-  // PGlite ships WebAssembly and data files next to its JS; bundling it breaks their lookup.
-  serverExternalPackages: ["@electric-sql/pglite"],
   poweredByHeader: false,
   // `npm run bench` builds into its own folder (NEXT_DIST_DIR=node_modules/.cache/next-bench) so it never replaces
   // the build another `next start` is serving from.

@@ -16,10 +16,10 @@ export async function closeDb(): Promise<void> {
   await closeDb();
 }
 
-/** Rows of a raw statement on either driver (PGlite returns `{ rows }`, postgres.js an array). */
+/** Rows of a raw statement. */
 export async function query<T = Record<string, unknown>>(db: Db, q: SQL | string): Promise<T[]> {
-  const result = (await db.execute(typeof q === "string" ? sql.raw(q) : q)) as unknown;
-  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
+  const { executeRows } = await import("@/db/client");
+  return executeRows<T>(db, typeof q === "string" ? sql.raw(q) : q);
 }
 
 export async function vacuumAnalyze(db: Db): Promise<void> {

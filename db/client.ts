@@ -11,13 +11,9 @@ export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 /** A database handle or an open transaction: query functions take either. */
 export type Tx = Db;
 
-/**
- * The rows of `tx.execute(sql)`: postgres.js returns them as the result itself, PGlite as its
- * `rows`.
- */
+/** The rows of `tx.execute(sql)` (postgres.js, the driver for both databases, returns them as the result itself). */
 export async function executeRows<T>(tx: Tx, statement: SQL): Promise<T[]> {
-  const result: unknown = await tx.execute(statement);
-  return (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as T[];
+  return (await tx.execute(statement)) as unknown as T[];
 }
 
 type Handle = {
