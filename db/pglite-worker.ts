@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
@@ -12,24 +12,60 @@ export type EmbeddedDatabase = {
   close: () => Promise<void>;
 };
 
+const PREFIX = "cryptopay-db-";
+
+/**
+ * Socket directories of processes that no longer run: a process killed by a signal (a test
+ * worker, `kill -9`) runs no exit handler, so its directory stays behind until the next start.
+ */
+function removeOrphanedSocketDirs(): void {
+  let names: string[];
+  try {
+    names = readdirSync(os.tmpdir());
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(/^cryptopay-db-(\d+)-/.exec(name)?.[1]);
+    if (!pid || pid === process.pid || processRuns(pid)) continue;
+    rmSync(path.join(os.tmpdir(), name), { recursive: true, force: true });
+  }
+}
+
+function processRuns(pid: number): boolean {
+  try {
+    process.kill(pid, 0); // signal 0: only asks whether the process exists
+    return true;
+  } catch (err) {
+    // EPERM: it exists, under another user (whose directory is not ours to remove anyway).
+    return (err as NodeJS.ErrnoException).code !== "ESRCH";
+  }
+}
+
 /**
  * Starts PGlite on a thread of its own (db/pglite-server.mjs) and resolves once it listens.
  * `dataDir` undefined = in memory.
  */
 export async function startEmbeddedDatabase(dataDir: string | undefined): Promise<EmbeddedDatabase> {
+  removeOrphanedSocketDirs();
   // mkdtemp creates the directory 0700: no other user of the machine reaches the socket.
-  // A short path: a Unix socket's path is limited to ~107 bytes.
-  const dir = mkdtempSync(path.join(os.tmpdir(), "cryptopay-db-"));
+  // A short path: a Unix socket's path is limited to ~107 bytes. The name carries the process
+  // id, so a later start can tell an orphan from a directory in use.
+  const dir = mkdtempSync(path.join(os.tmpdir(), `${PREFIX}${process.pid}-`));
   const socketPath = path.join(dir, ".s.PGSQL.5432");
   const script = path.join(process.cwd(), "db", "pglite-server.mjs");
   const worker = new Worker(script, { workerData: { dataDir, socketPath } });
   // The thread must not keep a finished script (a CLI, a test) alive; open connections do.
   worker.unref();
   const removeDir = () => rmSync(dir, { recursive: true, force: true });
+  // A process that ends without closing (a script, a test worker, `next start` stopped by a
+  // signal) never sees the thread's exit event: the directory goes with the process instead.
+  process.once("exit", removeDir);
 
   let closing = false;
   const exited = new Promise<void>((resolve) => {
     worker.once("exit", (code) => {
+      process.off("exit", removeDir);
       removeDir();
       if (!closing) console.error(`embedded database: its thread stopped (exit code ${code})`);
       resolve();

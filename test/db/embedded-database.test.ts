@@ -1,5 +1,7 @@
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { execFile } from "node:child_process";
 import net from "node:net";
+import { promisify } from "node:util";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -43,6 +45,36 @@ describe("embedded database", () => {
     expect(statSync(dir).mode & 0o777).toBe(0o700);
     await db.close();
     expect(() => statSync(dir)).toThrow();
+  });
+
+  it("leaves no socket directory behind when the process ends without closing it", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "embedded-exit-"));
+    dirs.push(dir);
+    const script = path.join(dir, "start-and-exit.mjs");
+    writeFileSync(
+      script,
+      `import { startEmbeddedDatabase } from ${JSON.stringify(path.resolve("db/pglite-worker.ts"))};
+       const db = await startEmbeddedDatabase(undefined);
+       console.log(db.socketPath);
+       process.exit(0);`,
+    );
+    const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", script], { cwd: process.cwd() });
+    const socketPath = stdout.trim().split("\n").pop()!;
+    expect(socketPath).toMatch(/cryptopay-db-/);
+    expect(() => statSync(path.dirname(socketPath))).toThrow();
+  });
+
+  it("removes the socket directory a killed process left behind, and only that one, at the next start", async () => {
+    // A process that has ended (its id no longer runs) and one that still runs (this one's parent).
+    const ended = await promisify(execFile)(process.execPath, ["-e", "console.log(process.pid)"]);
+    const deadPid = Number(ended.stdout.trim());
+    const orphan = mkdtempSync(path.join(os.tmpdir(), `cryptopay-db-${deadPid}-`));
+    const alive = mkdtempSync(path.join(os.tmpdir(), `cryptopay-db-${process.ppid}-`));
+    dirs.push(alive);
+    const db = await startEmbeddedDatabase(undefined);
+    expect(() => statSync(orphan)).toThrow();
+    expect(statSync(alive).isDirectory()).toBe(true);
+    await db.close();
   });
 
   it("answers pipelined queries each with its own result, an error in the middle included", async () => {
