@@ -104,8 +104,8 @@ function serve(socket) {
     active = null;
     const next = waiting.shift();
     if (next) {
+      serve(next); // its listeners first, then the data it was holding
       next.resume();
-      serve(next);
     }
   });
 }

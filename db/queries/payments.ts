@@ -370,10 +370,10 @@ export function listPaymentQueries(tx: Tx, business: Business, f: PaymentFilter,
 
 /** The planner's row estimate of a statement (EXPLAIN without ANALYZE: nothing runs). */
 async function estimatedRows(tx: Tx, statement: SQL): Promise<number> {
-  const rows = await executeRows<Record<string, unknown>>(tx, sql`explain (format json) ${statement}`);
-  const cell = Object.values(rows[0])[0];
-  const plan = (typeof cell === "string" ? JSON.parse(cell) : cell) as { Plan: { "Plan Rows": number } }[];
-  return Math.round(plan[0].Plan["Plan Rows"]);
+  // postgres.js decodes the json column: one row holding the plan.
+  const [row] = await executeRows<Record<string, [{ Plan: { "Plan Rows": number } }]>>(tx, sql`explain (format json) ${statement}`);
+  const [plan] = Object.values(row)[0];
+  return Math.round(plan.Plan["Plan Rows"]);
 }
 
 /** Recent estimates of filters with more than EXACT_COUNT_LIMIT matches (bounded). */
