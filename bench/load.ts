@@ -12,7 +12,16 @@ export type Figures = {
   errors: number;
   /** Server CPU time per request (user + system of the server process), ms; with PGlite it includes the database. */
   cpuMsPerRequest: number;
+  /**
+   * The no-op route's requests/s measured interleaved with this endpoint (see `measurePaired` in
+   * run.ts): the ceiling its `×ceil` ratio divides by. Absent for the no-op route itself and in
+   * runs without pairing (the scaling run), where the ratio uses the no-op row.
+   */
+  ceilingRps?: number;
 };
+
+/** One autocannon run's raw figures; `figuresOf` pools several into one measurement. */
+export type Sample = { latencies: number[]; seconds: number; non2xx: number; errors: number; cpuMs: number };
 
 export type Scenario = {
   name: string;
@@ -41,6 +50,33 @@ export async function measure(
   seconds: number,
   serverCpuMs: () => number = () => NaN,
 ): Promise<Figures> {
+  return figuresOf(connections, [await sample(url, s, connections, seconds, serverCpuMs)]);
+}
+
+/** Figures of one or more samples taken at the same concurrency, pooled: all requests over all their time. */
+export function figuresOf(connections: number, samples: Sample[]): Figures {
+  const latencies = samples.flatMap((x) => x.latencies).sort((a, b) => a - b);
+  const sum = (f: (x: Sample) => number) => samples.reduce((acc, x) => acc + f(x), 0);
+  const non2xx = sum((x) => x.non2xx);
+  return {
+    connections,
+    rps: latencies.length / sum((x) => x.seconds),
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    requests: latencies.length,
+    non2xx,
+    errors: sum((x) => x.errors),
+    cpuMsPerRequest: sum((x) => x.cpuMs) / (latencies.length + non2xx),
+  };
+}
+
+export async function sample(
+  url: string,
+  s: Scenario,
+  connections: number,
+  seconds: number,
+  serverCpuMs: () => number = () => NaN,
+): Promise<Sample> {
   const cpuBefore = serverCpuMs();
   const latencies: number[] = [];
   let non2xx = 0;
@@ -77,15 +113,5 @@ export async function measure(
   const result = await instance;
   const cpu = serverCpuMs() - cpuBefore;
   if (non2xx > 0) console.warn(`  ! ${s.name}: ${non2xx} non-2xx answers (first: ${firstBad})`);
-  latencies.sort((a, b) => a - b);
-  return {
-    connections,
-    rps: latencies.length / result.duration,
-    p50: percentile(latencies, 50),
-    p99: percentile(latencies, 99),
-    requests: latencies.length,
-    non2xx,
-    errors: result.errors,
-    cpuMsPerRequest: cpu / (latencies.length + non2xx),
-  };
+  return { latencies, seconds: result.duration, non2xx, errors: result.errors, cpuMs: cpu };
 }

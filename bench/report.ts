@@ -60,7 +60,9 @@ export function sweepTable(r: RunResult, sweep: SweepResult, title?: string): st
   ];
   for (const [name, figs] of Object.entries(sweep)) {
     const cells = figs.map((f) => {
-      const ratio = ceiling.get(f.connections) ? f.rps / ceiling.get(f.connections)! : NaN;
+      // The ceiling measured interleaved with this endpoint; the no-op row where there is none.
+      const base = f.ceilingRps ?? ceiling.get(f.connections);
+      const ratio = base ? f.rps / base : NaN;
       return [pad(f.rps.toFixed(0), 13), pad(ratio.toFixed(2), 5), pad(ms(f.p50), 6), pad(ms(f.p99), 6)].join(" ");
     });
     // Server CPU per request at the highest concurrency (the server process only: with PGlite it includes the database).

@@ -9,7 +9,7 @@ import path from "node:path";
 import { measureBackground } from "./background";
 import { closeDb, openDb, query, vacuumAnalyze } from "./db";
 import { explainLists } from "./explain";
-import { measure } from "./load";
+import { figuresOf, measure, sample, type Figures, type Sample, type Scenario } from "./load";
 import { parseOptions, type Options } from "./options";
 import { backgroundLines, machine, scaleTable, sweepTable, writeResult, type RunResult, type SweepResult } from "./report";
 import { NOOP, scenarios, V1_404, type Fixture } from "./scenarios";
@@ -49,37 +49,99 @@ async function seedTo(fixture: Fixture, from: number, to: number) {
   await closeDb();
 }
 
-/** Every scenario (noop first: the ceiling) at every connection count, after a short warm-up each. */
-async function sweepOnce(server: Server, fixture: Fixture, names: string[] | null, connections: number[], round: string): Promise<SweepResult> {
+/**
+ * An endpoint and the no-op route in four slices of half the duration each, ceiling, endpoint,
+ * endpoint, ceiling (ABBA): both are measured over the same stretch of time, and a speed drift
+ * that is linear over it weighs on both alike. The machine's speed drifts by tens of percent
+ * within minutes (docs/performance.md); measured minutes apart, an endpoint's ratio to the
+ * ceiling was as much the machine's as the code's.
+ */
+async function measurePaired(server: Server, noop: Scenario, s: Scenario, c: number): Promise<{ endpoint: Figures; ceiling: Sample[] }> {
+  const half = o.duration / 2;
+  const run = (x: Scenario) => sample(server.url, x, c, half, server.cpuMs);
+  const a1 = await run(noop);
+  const b1 = await run(s);
+  const b2 = await run(s);
+  const a2 = await run(noop);
+  const ceiling = figuresOf(c, [a1, a2]);
+  return { endpoint: { ...figuresOf(c, [b1, b2]), ceilingRps: ceiling.rps }, ceiling: [a1, a2] };
+}
+
+/**
+ * Every scenario at every connection count, after a short warm-up each. With `paired` (the
+ * main sweep) each endpoint is measured interleaved with the no-op route and its ratio divides
+ * by that; the no-op row pools all those ceiling slices. Without (the scaling run, which is
+ * about latency against store size) the no-op route is measured once per connection count.
+ */
+async function sweepOnce(
+  server: Server,
+  fixture: Fixture,
+  names: string[] | null,
+  connections: number[],
+  round: string,
+  paired: boolean,
+): Promise<SweepResult> {
   const out: SweepResult = {};
-  for (const s of scenarios(fixture)) {
+  const all = scenarios(fixture);
+  const noop = all.find((s) => s.name === NOOP)!;
+  const ceilings = new Map<number, Sample[]>(connections.map((c) => [c, []]));
+  const show = (name: string, f: Figures) =>
+    log(
+      `${round}${name.padEnd(12)} ${String(f.connections).padStart(2)} conn  ${f.rps.toFixed(0).padStart(5)} req/s` +
+        (f.ceilingRps ? `  ×ceil ${(f.rps / f.ceilingRps).toFixed(2)} (noop ${f.ceilingRps.toFixed(0)})` : "") +
+        `  p50 ${f.p50.toFixed(2)} ms  p99 ${f.p99.toFixed(2)} ms  server CPU ${f.cpuMsPerRequest.toFixed(2)} ms/req`,
+    );
+  if (paired) await measure(server.url, noop, 8, 2); // warm-up: JIT, caches, connections
+  for (const s of all) {
     if (names && s.name !== NOOP && s.name !== V1_404 && !names.includes(s.name)) continue;
+    if (paired && s === noop) continue; // measured with every other endpoint
     await measure(server.url, s, 8, 2); // warm-up: JIT, caches, connections
     out[s.name] = [];
     for (const c of connections) {
-      const f = await measure(server.url, s, c, o.duration, server.cpuMs);
+      let f: Figures;
+      if (paired) {
+        const m = await measurePaired(server, noop, s, c);
+        ceilings.get(c)!.push(...m.ceiling);
+        f = m.endpoint;
+      } else {
+        f = await measure(server.url, s, c, o.duration, server.cpuMs);
+      }
       out[s.name].push(f);
-      log(`${round}${s.name.padEnd(12)} ${String(c).padStart(2)} conn  ${f.rps.toFixed(0).padStart(5)} req/s  p50 ${f.p50.toFixed(2)} ms  p99 ${f.p99.toFixed(2)} ms  server CPU ${f.cpuMsPerRequest.toFixed(2)} ms/req`);
+      show(s.name, f);
     }
+  }
+  if (paired) {
+    const noopRow = connections.map((c) => figuresOf(c, ceilings.get(c)!));
+    noopRow.forEach((f) => show(NOOP, f));
+    return { [NOOP]: noopRow, ...out };
   }
   return out;
 }
 
+/** An endpoint's ratio to its ceiling, or its rate where it has no paired ceiling. */
+const ratioOf = (f: Figures) => (f.ceilingRps ? f.rps / f.ceilingRps : f.rps);
+
 /**
- * `--repeat N` rounds of the whole sweep, one after another, so that every endpoint and its
- * ceiling are measured N times spread over the run; each endpoint's figures at each
- * concurrency are those of its median round by requests/s. The machine's speed drifts by tens
- * of percent within minutes (docs/performance.md): one round can catch the ceiling in a slow
- * moment, the median of three rarely does. Every round's figures go to the JSON.
+ * `--repeat N` rounds of the whole sweep, one after another; each endpoint's figures at each
+ * concurrency are those of its median round by ratio to the ceiling (by requests/s where there
+ * is no paired ceiling). Every round's figures go to the JSON.
  */
-async function sweep(server: Server, fixture: Fixture, names: string[] | null, connections: number[]): Promise<{ median: SweepResult; rounds: SweepResult[] }> {
+async function sweep(
+  server: Server,
+  fixture: Fixture,
+  names: string[] | null,
+  connections: number[],
+  paired: boolean,
+): Promise<{ median: SweepResult; rounds: SweepResult[] }> {
   const rounds: SweepResult[] = [];
-  for (let r = 0; r < o.repeat; r++) rounds.push(await sweepOnce(server, fixture, names, connections, o.repeat > 1 ? `round ${r + 1}/${o.repeat} ` : ""));
+  for (let r = 0; r < o.repeat; r++) {
+    rounds.push(await sweepOnce(server, fixture, names, connections, o.repeat > 1 ? `round ${r + 1}/${o.repeat} ` : "", paired));
+  }
   const median: SweepResult = {};
   for (const name of Object.keys(rounds[0])) {
     median[name] = rounds[0][name].map((_, i) => {
-      const byRate = rounds.map((round) => round[name][i]).sort((a, b) => a.rps - b.rps);
-      return byRate[Math.floor((byRate.length - 1) / 2)];
+      const byRatio = rounds.map((round) => round[name][i]).sort((a, b) => ratioOf(a) - ratioOf(b));
+      return byRatio[Math.floor((byRatio.length - 1) / 2)];
     });
   }
   return { median, rounds };
@@ -121,7 +183,7 @@ async function main(opts: Options) {
         await seedTo(fixture, seeded + 1, size);
         seeded = size;
         const names = ["fetch", "list", "list:status", "list:search", "list:time"];
-        const s = await withServer(target, (server) => sweep(server, fixture, names, opts.scaleConnections));
+        const s = await withServer(target, (server) => sweep(server, fixture, names, opts.scaleConnections, false));
         result.scale.push({ payments: size, sweep: s.median, ...(opts.repeat > 1 ? { rounds: s.rounds } : {}) });
       }
       const db2 = await openDb();
@@ -130,7 +192,7 @@ async function main(opts: Options) {
       console.log(`\n${scaleTable(result, result.scale)}\n`);
     } else {
       await seedTo(fixture, 1, opts.payments);
-      const s = await withServer(target, (server) => sweep(server, fixture, opts.only, opts.connections));
+      const s = await withServer(target, (server) => sweep(server, fixture, opts.only, opts.connections, true));
       result.sweep = s.median;
       if (opts.repeat > 1) result.rounds = s.rounds;
       if (opts.background) {
