@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { SERVER_NODE_FLAGS } from "../scripts/server-node-flags.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
@@ -44,11 +45,11 @@ export function processCpuMs(pid: number | undefined): number {
 
 /**
  * `next start` (NODE_ENV=production) with the service's environment and BENCH_ROUTES=1, in a
- * process of its own; resolves once the ceiling route answers.
+ * process of its own with the node flags `npm start` uses; resolves once the ceiling route answers.
  */
 export async function startServer(env: Record<string, string>, port: number, nodeArgs: string[] = []): Promise<Server> {
   const child = run(
-    [...nodeArgs, nextBin, "start", "-p", String(port), "-H", "127.0.0.1"],
+    [...SERVER_NODE_FLAGS, ...nodeArgs, nextBin, "start", "-p", String(port), "-H", "127.0.0.1"],
     {
       ...process.env,
       DATABASE_URL: undefined,

@@ -9,6 +9,7 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import { constants } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { SERVER_NODE_FLAGS } from "./server-node-flags.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
@@ -49,10 +50,10 @@ function buildReason() {
   return undefined;
 }
 
-/** Runs `next <args>` with inherited stdio, forwarding SIGINT/SIGTERM; resolves to an exit code. */
-function runNext(args) {
+/** Runs `node <nodeFlags> next <args>` with inherited stdio, forwarding SIGINT/SIGTERM; resolves to an exit code. */
+function runNext(args, nodeFlags = []) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [nextBin, ...args], { cwd: root, stdio: "inherit", env: process.env });
+    const child = spawn(process.execPath, [...nodeFlags, nextBin, ...args], { cwd: root, stdio: "inherit", env: process.env });
     const forward = (signal) => child.kill(signal);
     const signals = ["SIGINT", "SIGTERM"];
     for (const s of signals) process.on(s, forward);
@@ -83,7 +84,7 @@ async function main() {
       return code;
     }
   }
-  return runNext(["start", "-p", port]);
+  return runNext(["start", "-p", port], SERVER_NODE_FLAGS);
 }
 
 process.exitCode = await main();

@@ -1,0 +1,11 @@
+/**
+ * V8 flags of the service's server process: `npm start` (scripts/start.mjs) and the one
+ * `npm run bench` measures (bench/server.ts) run with the same.
+ *
+ * --max-semi-space-size=64 (MB; Node 20's default tops out at 16): every request allocates
+ * tens of kilobytes of short-lived objects (Request/Response, web streams, rows, JSON), and a
+ * larger young generation is scavenged less often while each scavenge copies only what is still
+ * live. Measured on the note update at 32 connections: garbage collection 203 → 115 µs per
+ * request (docs/performance.md, change 25), for up to ~130 MB more heap under load.
+ */
+export const SERVER_NODE_FLAGS = ["--max-semi-space-size=64"];
