@@ -8,5 +8,15 @@ export async function addCustomerIp(
   await tx.insert(customerIps).values(row).onConflictDoNothing();
 }
 
-export type CustomerWithIps = CustomerRow & { ips: CustomerIpRow[] };
+/** The customer columns a Payment record shows. */
+export const RECORD_CUSTOMER_COLUMNS = ["id", "email"] as const satisfies readonly (keyof CustomerRow)[];
+/** The IP address columns a Payment record shows (plus `id`, which orders and dedupes them). */
+export const RECORD_IP_COLUMNS = [
+  "id", "ip", "city", "country", "riskScore", "connectionType", "isp", "createdAt",
+] as const satisfies readonly (keyof CustomerIpRow)[];
+
+/** A customer as a Payment record shows it: what the details statement loads. */
+export type CustomerWithIps = Pick<CustomerRow, (typeof RECORD_CUSTOMER_COLUMNS)[number]> & {
+  ips: Pick<CustomerIpRow, (typeof RECORD_IP_COLUMNS)[number]>[];
+};
 

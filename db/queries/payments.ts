@@ -3,7 +3,7 @@ import { executeRows, type Tx } from "../client";
 import { plannedPerExecution, prepared } from "../prepared";
 import { charges, customerIps, customers, paymentEvents, payments, transfers, type PaymentRow } from "../schema";
 import type { Business, ChargeRow, TransferRow } from "../schema";
-import type { CustomerWithIps } from "./customers";
+import { RECORD_CUSTOMER_COLUMNS, RECORD_IP_COLUMNS, type CustomerWithIps } from "./customers";
 import type { PaymentStatus } from "@/lib/payments/status";
 
 /**
@@ -100,9 +100,26 @@ export async function findPayment(tx: Tx, business: Business, id: string): Promi
   return row;
 }
 
+/**
+ * The payment columns a Payment record shows (`toPaymentRecord`), plus `selectedCoin` (whether the
+ * charge applies). The details statement reads only these: the rest (offered coins, payment
+ * methods, fee transfers, URLs, the search text…) would be sent and decoded for every payment of
+ * a list page and thrown away.
+ */
+export const RECORD_PAYMENT_COLUMNS = [
+  "id", "onBehalfOfBusinessId", "name", "description", "note", "currency", "amount", "endAmount", "platformFee",
+  "netAmountUsd", "status", "selectedPaymentMethod", "selectedCoin", "metadata", "timeline", "createdAt", "expiresAt",
+] as const satisfies readonly (keyof PaymentRow)[];
+
+export type RecordPaymentRow = Pick<PaymentRow, (typeof RECORD_PAYMENT_COLUMNS)[number]>;
+
+function pick<T extends object, K extends keyof T>(from: T, keys: readonly K[]): Pick<T, K> {
+  return Object.fromEntries(keys.map((k) => [k, from[k]])) as Pick<T, K>;
+}
+
 /** What a Payment record is built from: the row, its customer (with IP addresses), its charge (with transfers). */
 export type PaymentDetails = {
-  payment: PaymentRow;
+  payment: RecordPaymentRow;
   customer: CustomerWithIps | undefined;
   /** Only for a payment with a selected coin. */
   charge: { charge: ChargeRow; transfers: TransferRow[] } | undefined;
@@ -118,7 +135,13 @@ const NEWEST_FIRST = [sql`${payments.createdAt} desc nulls last`, sql`${payments
  */
 function detailsQuery(tx: Tx, where: SQL, order: SQL[] = [], ...ctes: WithSubquery[]) {
   return (ctes.length ? tx.with(...ctes) : tx)
-    .select({ payment: payments, customer: customers, ip: customerIps, charge: charges, transfer: transfers })
+    .select({
+      payment: pick(getTableColumns(payments), RECORD_PAYMENT_COLUMNS),
+      customer: pick(getTableColumns(customers), RECORD_CUSTOMER_COLUMNS),
+      ip: pick(getTableColumns(customerIps), RECORD_IP_COLUMNS),
+      charge: charges,
+      transfer: transfers,
+    })
     .from(payments)
     .leftJoin(customers, eq(customers.id, payments.customerId))
     .leftJoin(customerIps, eq(customerIps.customerId, customers.id))
@@ -197,7 +220,7 @@ export async function loadPaymentDetails(tx: Tx, ids: string[]): Promise<Map<str
  * Replaces the note and returns the payment's details as the update left them, in ONE statement
  * (an UPDATE in a CTE, the prepared details select behind it): undefined when the business has
  * no such payment. The select reads the snapshot from before the update, so the caller overlays
- * the two columns the update wrote (`note`, `updatedAt`).
+ * the note the update wrote (a record does not show `updatedAt`).
  */
 export async function setPaymentNote(
   tx: Tx,
@@ -223,7 +246,7 @@ export async function setPaymentNote(
     ).prepare(sub ? "set_note_sub" : "set_note");
   });
   const [d] = foldDetails(await statement.execute({ id, businessId: business.id, note, at: at.toISOString() }));
-  return d && { ...d, payment: { ...d.payment, note, updatedAt: at } };
+  return d && { ...d, payment: { ...d.payment, note } };
 }
 
 export type PaymentFilter = {

@@ -1,4 +1,5 @@
-import type { ChargeRow, PaymentRow, TransferRow } from "@/db/schema";
+import type { ChargeRow, TransferRow } from "@/db/schema";
+import type { RecordPaymentRow } from "@/db/queries/payments";
 import { chargeRecord } from "./charge-record";
 import type { CustomerWithIps } from "@/db/queries/customers";
 import { toJsonNumber } from "@/lib/money/decimal";
@@ -9,7 +10,7 @@ import type { PaymentRecord } from "./schemas";
  * only when they apply, nothing else (no business id, coins, URLs or internal columns).
  */
 export function toPaymentRecord(
-  p: PaymentRow,
+  p: RecordPaymentRow,
   customer: CustomerWithIps | undefined,
   charge?: { charge: ChargeRow; transfers: TransferRow[] },
 ): PaymentRecord {
