@@ -8,7 +8,7 @@ import { asc, eq, getTableColumns, isNotNull, and, sql } from "drizzle-orm";
 import postgres from "postgres";
 import { drizzle } from "drizzle-orm/postgres-js";
 import * as schema from "../db/schema";
-import { RECORD_PAYMENT_COLUMNS } from "../db/queries/payments";
+import { RECORD_CHARGE_COLUMNS, RECORD_PAYMENT_COLUMNS, RECORD_TRANSFER_COLUMNS } from "../db/queries/payments";
 import { RECORD_CUSTOMER_COLUMNS, RECORD_IP_COLUMNS } from "../db/queries/customers";
 
 const { payments, customers, customerIps, charges, transfers } = schema;
@@ -23,8 +23,8 @@ function statement(narrow: boolean, name: string) {
       payment: narrow ? pick(getTableColumns(payments), RECORD_PAYMENT_COLUMNS) : payments,
       customer: narrow ? pick(getTableColumns(customers), RECORD_CUSTOMER_COLUMNS) : customers,
       ip: narrow ? pick(getTableColumns(customerIps), RECORD_IP_COLUMNS) : customerIps,
-      charge: charges,
-      transfer: transfers,
+      charge: narrow ? pick(getTableColumns(charges), RECORD_CHARGE_COLUMNS) : charges,
+      transfer: narrow ? pick(getTableColumns(transfers), RECORD_TRANSFER_COLUMNS) : transfers,
     })
     .from(payments)
     .leftJoin(customers, eq(customers.id, payments.customerId))
@@ -36,20 +36,26 @@ function statement(narrow: boolean, name: string) {
     .prepare(name);
 }
 
-const pages = (await client<{ id: string }[]>`select id from payments order by created_at desc limit 2000`).map((r) => r.id);
 const variants = { whole: statement(false, "details_whole"), record: statement(true, "details_record") };
-const cpu: Record<string, number[]> = { whole: [], record: [] };
-for (let round = 0; round < 12; round++) {
-  for (const [name, st] of Object.entries(variants)) {
-    const t0 = process.cpuUsage();
-    for (let i = 0; i < 100; i++) {
-      const from = ((round * 100 + i) * 20) % pages.length;
-      await st.execute({ ids: pages.slice(from, from + 20) });
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+// The newest payments (no charge yet, as the unfiltered list's first pages) and COMPLETED ones
+// (a charge and a transfer each, as `statuses=COMPLETED`).
+for (const [kind, where] of [["newest", sql`true`], ["completed", sql`status = 'COMPLETED'`]] as const) {
+  const ids = (await db.execute<{ id: string }>(sql`select id from payments where ${where} order by created_at desc limit 2000`)).map((r) => r.id);
+  const cpu: Record<string, number[]> = { whole: [], record: [] };
+  for (let round = 0; round < 12; round++) {
+    for (const [name, st] of Object.entries(variants)) {
+      const t0 = process.cpuUsage();
+      for (let i = 0; i < 100; i++) {
+        const from = ((round * 100 + i) * 20) % ids.length;
+        await st.execute({ ids: ids.slice(from, from + 20) });
+      }
+      const d = process.cpuUsage(t0);
+      if (round > 1) cpu[name].push((d.user + d.system) / 100 / 1000); // ms per page; rounds 0-1 warm up
     }
-    const d = process.cpuUsage(t0);
-    if (round > 1) cpu[name].push((d.user + d.system) / 100 / 1000); // ms per page; rounds 0-1 warm up
+  }
+  for (const [name, xs] of Object.entries(cpu)) {
+    console.log(`${kind.padEnd(9)} ${name.padEnd(7)} ${median(xs).toFixed(3)} ms CPU per 20-payment page (median of ${xs.length} × 100)`);
   }
 }
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-for (const [name, xs] of Object.entries(cpu)) console.log(`${name.padEnd(7)} ${median(xs).toFixed(3)} ms CPU per 20-payment page (median of ${xs.length} × 100)`);
 await client.end();

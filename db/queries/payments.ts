@@ -102,9 +102,10 @@ export async function findPayment(tx: Tx, business: Business, id: string): Promi
 
 /**
  * The payment columns a Payment record shows (`toPaymentRecord`), plus `selectedCoin` (whether the
- * charge applies). The details statement reads only these: the rest (offered coins, payment
- * methods, fee transfers, URLs, the search text…) would be sent and decoded for every payment of
- * a list page and thrown away.
+ * charge applies). The details statement reads only these and the RECORD_* columns of the joined
+ * tables: the rest (offered coins, payment methods, fee transfers, URLs, the search text,
+ * derivation paths, timestamps nobody shows…) would be sent and decoded for every payment of a
+ * list page and thrown away.
  */
 export const RECORD_PAYMENT_COLUMNS = [
   "id", "onBehalfOfBusinessId", "name", "description", "note", "currency", "amount", "endAmount", "platformFee",
@@ -112,6 +113,19 @@ export const RECORD_PAYMENT_COLUMNS = [
 ] as const satisfies readonly (keyof PaymentRow)[];
 
 export type RecordPaymentRow = Pick<PaymentRow, (typeof RECORD_PAYMENT_COLUMNS)[number]>;
+
+/** The charge columns its part of a Payment record is built from (`chargeRecord`, `detectionInput`). */
+export const RECORD_CHARGE_COLUMNS = [
+  "paymentId", "coin", "chargeType", "address", "walletName", "quotedUnits", "exchangeRate", "requiredConfirmations",
+  "tolerancePercent",
+] as const satisfies readonly (keyof ChargeRow)[];
+/** The transfer columns a Payment record shows or judges the status by (plus `id`, which orders and dedupes them). */
+export const RECORD_TRANSFER_COLUMNS = [
+  "id", "txId", "amount", "confirmations", "blockNumber", "fromAddress", "toAddress", "dropped", "late",
+] as const satisfies readonly (keyof TransferRow)[];
+
+export type RecordChargeRow = Pick<ChargeRow, (typeof RECORD_CHARGE_COLUMNS)[number]>;
+export type RecordTransferRow = Pick<TransferRow, (typeof RECORD_TRANSFER_COLUMNS)[number]>;
 
 function pick<T extends object, K extends keyof T>(from: T, keys: readonly K[]): Pick<T, K> {
   return Object.fromEntries(keys.map((k) => [k, from[k]])) as Pick<T, K>;
@@ -122,7 +136,7 @@ export type PaymentDetails = {
   payment: RecordPaymentRow;
   customer: CustomerWithIps | undefined;
   /** Only for a payment with a selected coin. */
-  charge: { charge: ChargeRow; transfers: TransferRow[] } | undefined;
+  charge: { charge: RecordChargeRow; transfers: RecordTransferRow[] } | undefined;
 };
 
 const NEWEST_FIRST = [sql`${payments.createdAt} desc nulls last`, sql`${payments.id} desc nulls last`];
@@ -139,8 +153,8 @@ function detailsQuery(tx: Tx, where: SQL, order: SQL[] = [], ...ctes: WithSubque
       payment: pick(getTableColumns(payments), RECORD_PAYMENT_COLUMNS),
       customer: pick(getTableColumns(customers), RECORD_CUSTOMER_COLUMNS),
       ip: pick(getTableColumns(customerIps), RECORD_IP_COLUMNS),
-      charge: charges,
-      transfer: transfers,
+      charge: pick(getTableColumns(charges), RECORD_CHARGE_COLUMNS),
+      transfer: pick(getTableColumns(transfers), RECORD_TRANSFER_COLUMNS),
     })
     .from(payments)
     .leftJoin(customers, eq(customers.id, payments.customerId))

@@ -2,7 +2,11 @@ import type { ChargeRow, PaymentRow, TransferRow } from "@/db/schema";
 import type { DetectionInput } from "./detection";
 
 /** The detection function's input from stored rows; late transfers never move a status. */
-export function detectionInput(payment: Pick<PaymentRow, "status">, charge: ChargeRow, transfers: TransferRow[]): DetectionInput {
+export function detectionInput(
+  payment: Pick<PaymentRow, "status">,
+  charge: Pick<ChargeRow, "quotedUnits" | "tolerancePercent" | "requiredConfirmations">,
+  transfers: Pick<TransferRow, "late" | "txId" | "amount" | "confirmations" | "dropped">[],
+): DetectionInput {
   return {
     status: payment.status,
     quoted: BigInt(charge.quotedUnits),

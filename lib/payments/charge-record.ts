@@ -1,4 +1,4 @@
-import type { ChargeRow, TransferRow } from "@/db/schema";
+import type { RecordChargeRow, RecordTransferRow } from "@/db/queries/payments";
 import { unitsToDecimal } from "@/lib/chains/amounts";
 import { COINS, type CoinName } from "@/lib/chains/coins";
 import { decideStatus } from "@/lib/chains/detection";
@@ -11,7 +11,7 @@ type Transaction = NonNullable<NonNullable<PaymentRecord["platformCryptoCharge"]
 /** Coin amounts leave the service as JSON numbers of whole coins (the spec's types). */
 const coins = (units: bigint | string, coin: CoinName) => Number(unitsToDecimal(BigInt(units), COINS[coin].decimals));
 
-function toTransaction(t: TransferRow, coin: CoinName): Transaction {
+function toTransaction(t: RecordTransferRow, coin: CoinName): Transaction {
   const network = COINS[coin].network;
   return {
     amount: coins(t.amount, coin),
@@ -32,8 +32,8 @@ function toTransaction(t: TransferRow, coin: CoinName): Transaction {
  */
 export function chargeRecord(
   status: PaymentStatus,
-  charge: ChargeRow,
-  transfers: TransferRow[],
+  charge: RecordChargeRow,
+  transfers: RecordTransferRow[],
 ): Pick<PaymentRecord, "platformCryptoCharge" | "contractCharge"> {
   const coin = charge.coin as CoinName;
   const standing = transfers.filter((t) => !t.dropped);

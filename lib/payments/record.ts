@@ -1,5 +1,4 @@
-import type { ChargeRow, TransferRow } from "@/db/schema";
-import type { RecordPaymentRow } from "@/db/queries/payments";
+import type { RecordChargeRow, RecordPaymentRow, RecordTransferRow } from "@/db/queries/payments";
 import { chargeRecord } from "./charge-record";
 import type { CustomerWithIps } from "@/db/queries/customers";
 import { toJsonNumber } from "@/lib/money/decimal";
@@ -12,7 +11,7 @@ import type { PaymentRecord } from "./schemas";
 export function toPaymentRecord(
   p: RecordPaymentRow,
   customer: CustomerWithIps | undefined,
-  charge?: { charge: ChargeRow; transfers: TransferRow[] },
+  charge?: { charge: RecordChargeRow; transfers: RecordTransferRow[] },
 ): PaymentRecord {
   const record: PaymentRecord = {
     id: p.id,
