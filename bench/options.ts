@@ -6,7 +6,7 @@ export type Options = {
   dbs: DbKind[];
   /** Payments seeded before the HTTP sweep. */
   payments: number;
-  /** Seconds each measured autocannon run lasts (plus a short warm-up per endpoint). */
+  /** Seconds each endpoint is measured at each concurrency (plus a short warm-up per endpoint; the sweep adds as many of the no-op route, interleaved). */
   duration: number;
   /** Rounds of the sweep; each figure is its median round's. */
   repeat: number;
@@ -32,7 +32,7 @@ export type Options = {
 const USAGE = `npm run bench -- [options]
   --db pglite|postgres|both   database(s) (default: postgres when DATABASE_URL is set, else pglite)
   --payments N                payments seeded before the sweep (default 100000)
-  --duration S                seconds per measurement (default 8)
+  --duration S                seconds per measurement (default 8; the sweep interleaves as many of the no-op route)
   --repeat N                  rounds of the sweep; each figure is its median round's (default 1)
   --connections 1,8,32        concurrency sweep (default 1,8,32)
   --only create,fetch,...     endpoints to measure (noop is always measured)
