@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { SERVER_NODE_FLAGS } from "../scripts/server-node-flags.mjs";
 
@@ -61,7 +61,11 @@ export async function startServer(env: Record<string, string>, port: number, nod
     true,
   );
   let log = "";
-  child.stdout?.on("data", (d) => (log += d));
+  child.stdout?.on("data", (d) => {
+    log += d;
+    // BENCH_SERVER_LOG=file keeps what the server prints (e.g. with --server-node-args "--trace-gc").
+    if (process.env.BENCH_SERVER_LOG) appendFileSync(process.env.BENCH_SERVER_LOG, d);
+  });
   child.stderr?.on("data", (d) => {
     log += d;
     // Requests cut off when a measurement ends ("aborted") are expected; show anything else.
