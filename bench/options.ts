@@ -43,7 +43,7 @@ const USAGE = `npm run bench -- [options]
   --port P                    server port (default 3210)
   --server-node-args "..."    extra node flags for the server (e.g. "--cpu-prof --cpu-prof-dir=bench/results/prof")
   --force                     allow resetting a PostgreSQL database not named *bench*
-Environment: BENCH_SERVER_LOG=file appends the server's output to file (e.g. with --server-node-args "--trace-gc")`;
+Environment: BENCH_SERVER_LOG=file appends the server's standard output to file (e.g. with --server-node-args "--trace-gc")`;
 
 const ints = (s: string) => s.split(",").map((v) => {
   const n = Number(v.replace(/_/g, ""));

@@ -63,7 +63,7 @@ export async function startServer(env: Record<string, string>, port: number, nod
   let log = "";
   child.stdout?.on("data", (d) => {
     log += d;
-    // BENCH_SERVER_LOG=file keeps what the server prints (e.g. with --server-node-args "--trace-gc").
+    // BENCH_SERVER_LOG=file keeps what the server prints on stdout (e.g. with --server-node-args "--trace-gc").
     if (process.env.BENCH_SERVER_LOG) appendFileSync(process.env.BENCH_SERVER_LOG, d);
   });
   child.stderr?.on("data", (d) => {
