@@ -4,28 +4,21 @@
  * against a seeded bench database (DATABASE_URL, default the bench's own). One process, no HTTP:
  * the difference is the decoding alone. docs/performance.md, change 26.
  */
-import { asc, eq, getTableColumns, isNotNull, and, sql } from "drizzle-orm";
+import { asc, eq, isNotNull, and, sql } from "drizzle-orm";
 import postgres from "postgres";
 import { drizzle } from "drizzle-orm/postgres-js";
 import * as schema from "../db/schema";
-import { RECORD_CHARGE_COLUMNS, RECORD_PAYMENT_COLUMNS, RECORD_TRANSFER_COLUMNS } from "../db/queries/payments";
-import { RECORD_CUSTOMER_COLUMNS, RECORD_IP_COLUMNS } from "../db/queries/customers";
+import { RECORD_SELECTION } from "../db/queries/payments";
 
 const { payments, customers, customerIps, charges, transfers } = schema;
 const client = postgres(process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/bench", { max: 1, onnotice: () => {} });
 const db = drizzle({ client, schema });
-const pick = <T extends object, K extends keyof T>(o: T, keys: readonly K[]) =>
-  Object.fromEntries(keys.map((k) => [k, o[k]])) as Pick<T, K>;
+const WHOLE_ROWS = { payment: payments, customer: customers, ip: customerIps, charge: charges, transfer: transfers };
 
+// The joins of detailsQuery (db/queries/payments.ts), with either selection.
 function statement(narrow: boolean, name: string) {
   return db
-    .select({
-      payment: narrow ? pick(getTableColumns(payments), RECORD_PAYMENT_COLUMNS) : payments,
-      customer: narrow ? pick(getTableColumns(customers), RECORD_CUSTOMER_COLUMNS) : customers,
-      ip: narrow ? pick(getTableColumns(customerIps), RECORD_IP_COLUMNS) : customerIps,
-      charge: narrow ? pick(getTableColumns(charges), RECORD_CHARGE_COLUMNS) : charges,
-      transfer: narrow ? pick(getTableColumns(transfers), RECORD_TRANSFER_COLUMNS) : transfers,
-    })
+    .select(narrow ? RECORD_SELECTION : WHOLE_ROWS)
     .from(payments)
     .leftJoin(customers, eq(customers.id, payments.customerId))
     .leftJoin(customerIps, eq(customerIps.customerId, customers.id))

@@ -131,6 +131,15 @@ function pick<T extends object, K extends keyof T>(from: T, keys: readonly K[]):
   return Object.fromEntries(keys.map((k) => [k, from[k]])) as Pick<T, K>;
 }
 
+/** The details statement's selection: each joined table's RECORD_* columns (bench/details-decode.ts measures it against whole rows). */
+export const RECORD_SELECTION = {
+  payment: pick(getTableColumns(payments), RECORD_PAYMENT_COLUMNS),
+  customer: pick(getTableColumns(customers), RECORD_CUSTOMER_COLUMNS),
+  ip: pick(getTableColumns(customerIps), RECORD_IP_COLUMNS),
+  charge: pick(getTableColumns(charges), RECORD_CHARGE_COLUMNS),
+  transfer: pick(getTableColumns(transfers), RECORD_TRANSFER_COLUMNS),
+};
+
 /** What a Payment record is built from: the row, its customer (with IP addresses), its charge (with transfers). */
 export type PaymentDetails = {
   payment: RecordPaymentRow;
@@ -149,13 +158,7 @@ const NEWEST_FIRST = [sql`${payments.createdAt} desc nulls last`, sql`${payments
  */
 function detailsQuery(tx: Tx, where: SQL, order: SQL[] = [], ...ctes: WithSubquery[]) {
   return (ctes.length ? tx.with(...ctes) : tx)
-    .select({
-      payment: pick(getTableColumns(payments), RECORD_PAYMENT_COLUMNS),
-      customer: pick(getTableColumns(customers), RECORD_CUSTOMER_COLUMNS),
-      ip: pick(getTableColumns(customerIps), RECORD_IP_COLUMNS),
-      charge: pick(getTableColumns(charges), RECORD_CHARGE_COLUMNS),
-      transfer: pick(getTableColumns(transfers), RECORD_TRANSFER_COLUMNS),
-    })
+    .select(RECORD_SELECTION)
     .from(payments)
     .leftJoin(customers, eq(customers.id, payments.customerId))
     .leftJoin(customerIps, eq(customerIps.customerId, customers.id))
