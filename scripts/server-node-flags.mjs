@@ -6,9 +6,17 @@
  * tens of kilobytes of short-lived objects (Request/Response, web streams, rows, JSON), and a
  * larger young generation is scavenged less often. Measured on the note update at 32
  * connections: garbage collection 203 → 115 µs per request (docs/performance.md, change 25),
- * for up to ~130 MB more heap under load. The price in latency: under load ~5 MB of finished
- * requests survive each scavenge (a retention not yet found), so each of the rarer scavenges
- * pauses longer (11-16 ms at the median against 4-5 ms at 16 MB). 16 MB was tried again and
- * cost the writes 20-50 % more CPU per request (docs/performance.md, sixth round).
+ * for up to ~130 MB more heap under load. Each scavenge pauses every request in flight for as
+ * long as it takes to copy what survives, so this pays only while finished requests do not
+ * survive (changes 26-28); 16 MB was tried again and cost the writes 20-50 % more CPU per
+ * request (sixth round).
+ *
+ * --no-allocation-site-pretenuring: V8 otherwise learns, from the objects that did survive a
+ * scavenge, to allocate objects from the same allocation sites directly in old space. Under load
+ * that decision turns on for the request path's own objects, and everything young they point at
+ * (the rest of the request) then survives every scavenge until a full collection: measured, ~4 MB
+ * promoted per scavenge on the no-op route and 16-18 ms median pauses, against ~2 MB and 9-10 ms
+ * without it (docs/performance.md, change 27). A server's long-lived objects are few and made at
+ * start-up; it has nothing to gain from pretenuring.
  */
-export const SERVER_NODE_FLAGS = ["--max-semi-space-size=64"];
+export const SERVER_NODE_FLAGS = ["--max-semi-space-size=64", "--no-allocation-site-pretenuring"];

@@ -1,0 +1,1 @@
+export declare function patchNextRuntimes(dir: string): string[];

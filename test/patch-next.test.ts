@@ -1,0 +1,37 @@
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { patchNextRuntimes } from "../scripts/patch-next.mjs";
+
+const FILES = ["app-route-turbo.runtime.prod.js", "app-route.runtime.prod.js"];
+const CACHED = "function rJ(e){let t=rV.get(e);if(t)return t;let r=Promise.resolve(e);return rV.set(e,r),r}";
+
+describe("postinstall patch of Next.js's route-handler runtime (scripts/patch-next.mjs)", () => {
+  it("is applied to the installed Next.js: no per-request WeakMap cache of route params", () => {
+    const require = createRequire(import.meta.url);
+    const dir = path.join(path.dirname(require.resolve("next/package.json")), "dist/compiled/next-server");
+    for (const name of FILES) {
+      const text = readFileSync(path.join(dir, name), "utf8");
+      expect(text).not.toContain(CACHED);
+      expect(text).toContain("function rJ(e){/* scripts/patch-next.mjs: no WeakMap cache */return Promise.resolve(e)}");
+    }
+  });
+
+  it("replaces exactly the cache, once, and leaves a patched file alone", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "patch-next-"));
+    for (const name of FILES) writeFileSync(path.join(dir, name), `a();${CACHED}let rV=new WeakMap;b();`);
+    expect(patchNextRuntimes(dir)).toEqual(FILES.map((f) => `${f}: patched`));
+    const once = readFileSync(path.join(dir, FILES[0]), "utf8");
+    expect(once).toBe("a();function rJ(e){/* scripts/patch-next.mjs: no WeakMap cache */return Promise.resolve(e)}let rV=new WeakMap;b();");
+    expect(patchNextRuntimes(dir)).toEqual(FILES.map((f) => `${f}: already patched`));
+    expect(readFileSync(path.join(dir, FILES[0]), "utf8")).toBe(once);
+  });
+
+  it("fails loudly when Next.js's code no longer matches (an upgrade)", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "patch-next-"));
+    for (const name of FILES) writeFileSync(path.join(dir, name), "function rJ(e){return somethingElse(e)}");
+    expect(() => patchNextRuntimes(dir)).toThrow(/does not contain the expected createServerParamsForRoute cache/);
+  });
+});
