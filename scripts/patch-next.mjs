@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Postinstall: one change to Next.js's compiled route-handler runtime, so that a finished request
- * can be freed by the young-generation collector (docs/performance.md, change 28).
+ * can be freed by the young-generation collector (docs/performance.md, change 29).
  *
  * `createServerParamsForRoute` caches `Promise.resolve(params)` in a module-level WeakMap keyed by
  * the params object. For route handlers the key is a fresh object on every request (never a hit),

@@ -8,7 +8,7 @@
  * connections: garbage collection 203 → 115 µs per request (docs/performance.md, change 25),
  * for up to ~130 MB more heap under load. Each scavenge pauses every request in flight for as
  * long as it takes to copy what survives, so this pays only while finished requests do not
- * survive (changes 26-28); 16 MB was tried again and cost the writes 20-50 % more CPU per
+ * survive (changes 27-29); 16 MB was tried again and cost the writes 20-50 % more CPU per
  * request (sixth round).
  *
  * --no-allocation-site-pretenuring: V8 otherwise learns, from the objects that did survive a
@@ -16,7 +16,7 @@
  * that decision turns on for the request path's own objects, and everything young they point at
  * (the rest of the request) then survives every scavenge until a full collection: measured, ~4 MB
  * promoted per scavenge on the no-op route and 16-18 ms median pauses, against ~2 MB and 9-10 ms
- * without it (docs/performance.md, change 27). A server's long-lived objects are few and made at
+ * without it (docs/performance.md, change 28). A server's long-lived objects are few and made at
  * start-up; it has nothing to gain from pretenuring.
  */
 export const SERVER_NODE_FLAGS = ["--max-semi-space-size=64", "--no-allocation-site-pretenuring"];

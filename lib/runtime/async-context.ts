@@ -13,7 +13,7 @@ import { AsyncLocalStorage, AsyncResource } from "node:async_hooks";
  * survives, is copied twice and promoted, until the next full collection frees it. Next.js takes
  * one snapshot per request (its work store's `runInCleanSnapshot`), and its stores reach the whole
  * request: under load ~4-5 MB of finished requests survived each scavenge, and with the 64 MB young
- * generation each scavenge paused every request in flight 11-16 ms (docs/performance.md, change 26).
+ * generation each scavenge paused every request in flight 11-16 ms (docs/performance.md, change 27).
  * raw-body made the same change for the same reason (stream-utils/raw-body#173), and Node removes
  * the accessor once DEP0172 reaches end of life (nodejs/node#58618).
  *
