@@ -19,6 +19,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 
 const ORIGINAL = "function rJ(e){let t=rV.get(e);if(t)return t;let r=Promise.resolve(e);return rV.set(e,r),r}";
 const PATCHED = "function rJ(e){/* scripts/patch-next.mjs: no WeakMap cache */return Promise.resolve(e)}";
@@ -43,7 +44,7 @@ export function patchNextRuntimes(dir) {
   });
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const require = createRequire(import.meta.url);
   let dir;
   try {
