@@ -9,8 +9,8 @@
  * for up to ~130 MB more heap under load. Each scavenge pauses every request in flight for as
  * long as it takes to copy what survives, so this pays only while finished requests do not
  * survive (changes 27-29). 16 MB cost the writes 20-50 % more CPU per request while finished
- * requests still survived scavenges (sixth round); since changes 27-29 three alternating pairs
- * could not tell 16 from 64 MB apart (eighth round), so the default may do again: more pairs first.
+ * requests still survived scavenges (sixth round); since changes 27-29 six alternating pairs put
+ * 16 and 64 MB within a few per cent (eighth round), so the default may do again.
  *
  * --no-allocation-site-pretenuring: V8 otherwise learns, from the objects that did survive a
  * scavenge, to allocate objects from the same allocation sites directly in old space. Under load
