@@ -25,6 +25,12 @@ export const ORIGINAL = "function rJ(e){let t=rV.get(e);if(t)return t;let r=Prom
 export const PATCHED = "function rJ(e){/* scripts/patch-next.mjs: no WeakMap cache */return Promise.resolve(e)}";
 export const FILES = ["app-route-turbo.runtime.prod.js", "app-route.runtime.prod.js"];
 
+/** Where the installed Next.js keeps its compiled server runtimes (throws when next is not installed). */
+export function installedRuntimeDir() {
+  const require = createRequire(import.meta.url);
+  return path.join(path.dirname(require.resolve("next/package.json")), "dist/compiled/next-server");
+}
+
 /** Patches `dir`'s runtimes; returns what happened to each. Throws when a file matches neither form. */
 export function patchNextRuntimes(dir) {
   return FILES.map((name) => {
@@ -45,10 +51,9 @@ export function patchNextRuntimes(dir) {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const require = createRequire(import.meta.url);
   let dir;
   try {
-    dir = path.join(path.dirname(require.resolve("next/package.json")), "dist/compiled/next-server");
+    dir = installedRuntimeDir();
   } catch {
     process.exit(0); // next not installed (e.g. a partial install): nothing to patch
   }

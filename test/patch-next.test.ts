@@ -1,14 +1,12 @@
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { FILES, ORIGINAL as CACHED, PATCHED, patchNextRuntimes } from "../scripts/patch-next.mjs";
+import { FILES, ORIGINAL as CACHED, PATCHED, installedRuntimeDir, patchNextRuntimes } from "../scripts/patch-next.mjs";
 
 describe("postinstall patch of Next.js's route-handler runtime (scripts/patch-next.mjs)", () => {
   it("is applied to the installed Next.js: no per-request WeakMap cache of route params", () => {
-    const require = createRequire(import.meta.url);
-    const dir = path.join(path.dirname(require.resolve("next/package.json")), "dist/compiled/next-server");
+    const dir = installedRuntimeDir();
     for (const name of FILES) {
       const text = readFileSync(path.join(dir, name), "utf8");
       expect(text).not.toContain(CACHED);
@@ -30,5 +28,9 @@ describe("postinstall patch of Next.js's route-handler runtime (scripts/patch-ne
     const dir = mkdtempSync(path.join(tmpdir(), "patch-next-"));
     for (const name of FILES) writeFileSync(path.join(dir, name), "function rJ(e){return somethingElse(e)}");
     expect(() => patchNextRuntimes(dir)).toThrow(/does not contain the expected createServerParamsForRoute cache/);
+    // Twice is as unexpected as never: which one would be the route params' cache?
+    for (const name of FILES) writeFileSync(path.join(dir, name), `${CACHED};${CACHED}`);
+    expect(() => patchNextRuntimes(dir)).toThrow(/exactly once/);
+    expect(readFileSync(path.join(dir, FILES[0]), "utf8")).toBe(`${CACHED};${CACHED}`);
   });
 });
