@@ -1,5 +1,8 @@
 import type { EventEmitter } from "node:events";
 import autocannon from "autocannon";
+import type { CpuMeters } from "./server";
+
+const NO_METERS: CpuMeters = { server: () => NaN, db: () => NaN };
 
 /** One measurement: successful requests per second and latency percentiles in ms. */
 export type Figures = {
@@ -12,6 +15,8 @@ export type Figures = {
   errors: number;
   /** Server CPU time per request (user + system of the server process), ms; with PGlite it includes the database. */
   cpuMsPerRequest: number;
+  /** PostgreSQL's CPU time per request (every local `postgres` process); absent for PGlite, which the server's includes. */
+  dbCpuMsPerRequest?: number;
   /**
    * The no-op route's requests/s measured interleaved with this endpoint (see `measurePaired` in
    * run.ts): the ceiling its `×ceil` ratio divides by. Absent for the no-op route itself and in
@@ -21,7 +26,7 @@ export type Figures = {
 };
 
 /** One autocannon run's raw figures; `figuresOf` pools several into one measurement. */
-export type Sample = { latencies: number[]; seconds: number; non2xx: number; errors: number; cpuMs: number };
+export type Sample = { latencies: number[]; seconds: number; non2xx: number; errors: number; cpuMs: number; dbCpuMs: number };
 
 export type Scenario = {
   name: string;
@@ -48,9 +53,9 @@ export async function measure(
   s: Scenario,
   connections: number,
   seconds: number,
-  serverCpuMs: () => number = () => NaN,
+  cpu: CpuMeters = NO_METERS,
 ): Promise<Figures> {
-  return figuresOf(connections, [await sample(url, s, connections, seconds, serverCpuMs)]);
+  return figuresOf(connections, [await sample(url, s, connections, seconds, cpu)]);
 }
 
 /** Figures of one or more samples taken at the same concurrency, pooled: all requests over all their time. */
@@ -58,6 +63,7 @@ export function figuresOf(connections: number, samples: Sample[]): Figures {
   const latencies = samples.flatMap((x) => x.latencies).sort((a, b) => a - b);
   const sum = (f: (x: Sample) => number) => samples.reduce((acc, x) => acc + f(x), 0);
   const non2xx = sum((x) => x.non2xx);
+  const dbCpu = sum((x) => x.dbCpuMs) / (latencies.length + non2xx);
   return {
     connections,
     rps: latencies.length / sum((x) => x.seconds),
@@ -67,6 +73,7 @@ export function figuresOf(connections: number, samples: Sample[]): Figures {
     non2xx,
     errors: sum((x) => x.errors),
     cpuMsPerRequest: sum((x) => x.cpuMs) / (latencies.length + non2xx),
+    ...(Number.isFinite(dbCpu) ? { dbCpuMsPerRequest: dbCpu } : {}),
   };
 }
 
@@ -75,9 +82,10 @@ export async function sample(
   s: Scenario,
   connections: number,
   seconds: number,
-  serverCpuMs: () => number = () => NaN,
+  cpu: CpuMeters = NO_METERS,
 ): Promise<Sample> {
-  const cpuBefore = serverCpuMs();
+  const cpuBefore = cpu.server();
+  const dbBefore = cpu.db();
   const latencies: number[] = [];
   let non2xx = 0;
   let firstBad: string | undefined;
@@ -111,7 +119,8 @@ export async function sample(
     }
   });
   const result = await instance;
-  const cpu = serverCpuMs() - cpuBefore;
+  const cpuMs = cpu.server() - cpuBefore;
+  const dbCpuMs = cpu.db() - dbBefore;
   if (non2xx > 0) console.warn(`  ! ${s.name}: ${non2xx} non-2xx answers (first: ${firstBad})`);
-  return { latencies, seconds: result.duration, non2xx, errors: result.errors, cpuMs: cpu };
+  return { latencies, seconds: result.duration, non2xx, errors: result.errors, cpuMs, dbCpuMs };
 }

@@ -47,11 +47,13 @@ const ms = (v: number) => (v < 10 ? v.toFixed(2) : v < 100 ? v.toFixed(1) : v.to
  */
 export function sweepTable(r: RunResult, sweep: SweepResult, title?: string): string {
   const conns = sweep[NOOP]?.map((f) => f.connections) ?? Object.values(sweep)[0].map((f) => f.connections);
+  const withDb = Object.values(sweep).some((figs) => figs.some((f) => f.dbCpuMsPerRequest !== undefined));
   const ceiling = new Map((sweep[NOOP] ?? []).map((f) => [f.connections, f.rps]));
   const head = [
     pad("endpoint", 14),
     ...conns.map((c) => [pad(`${c} conn  req/s`, 13), pad("×ceil", 5), pad("p50 ms", 6), pad("p99 ms", 6)].join(" ")),
     pad(`CPU ms/req`, 10),
+    ...(withDb ? [pad("db ms/req", 9)] : []),
   ].join(" │");
   const lines = [
     title ?? `${DB_NAME[r.database]} · ${r.payments.toLocaleString("en")} payments · ${r.secondsPerRun} s per measurement${(r.repeat ?? 1) > 1 ? ` · median of ${r.repeat} rounds` : ""}`,
@@ -65,9 +67,11 @@ export function sweepTable(r: RunResult, sweep: SweepResult, title?: string): st
       const ratio = base ? f.rps / base : NaN;
       return [pad(f.rps.toFixed(0), 13), pad(ratio.toFixed(2), 5), pad(ms(f.p50), 6), pad(ms(f.p99), 6)].join(" ");
     });
-    // Server CPU per request at the highest concurrency (the server process only: with PGlite it includes the database).
-    const cpu = figs[figs.length - 1].cpuMsPerRequest;
-    lines.push([pad(name === NOOP ? "noop (ceiling)" : name, 14), ...cells, pad(cpu.toFixed(2), 10)].join(" │"));
+    // Server CPU per request at the highest concurrency (the server process only: with PGlite it
+    // includes the database), and a local PostgreSQL's beside it.
+    const last = figs[figs.length - 1];
+    const db = withDb ? [pad(last.dbCpuMsPerRequest?.toFixed(2) ?? "", 9)] : [];
+    lines.push([pad(name === NOOP ? "noop (ceiling)" : name, 14), ...cells, pad(last.cpuMsPerRequest.toFixed(2), 10), ...db].join(" │"));
   }
   return lines.join("\n");
 }

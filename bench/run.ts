@@ -14,7 +14,7 @@ import { parseOptions, type Options } from "./options";
 import { backgroundLines, machine, scaleTable, sweepTable, writeResult, type RunResult, type SweepResult } from "./report";
 import { NOOP, scenarios, V1_404, type Fixture } from "./scenarios";
 import { createBenchBusiness, seedPayments } from "./seed";
-import { build, startServer, type Server } from "./server";
+import { build, postgresCpuMs, startServer, type Server } from "./server";
 import { prepareTarget, serviceEnv, pointThisProcessAt, type Target } from "./target";
 
 const o = parseOptions(process.argv.slice(2));
@@ -58,7 +58,7 @@ async function seedTo(fixture: Fixture, from: number, to: number) {
  */
 async function measurePaired(server: Server, noop: Scenario, s: Scenario, c: number): Promise<{ endpoint: Figures; ceiling: Sample[] }> {
   const half = o.duration / 2;
-  const run = (x: Scenario) => sample(server.url, x, c, half, server.cpuMs);
+  const run = (x: Scenario) => sample(server.url, x, c, half, server.cpu);
   const a1 = await run(noop);
   const b1 = await run(s);
   const b2 = await run(s);
@@ -89,7 +89,8 @@ async function sweepOnce(
     log(
       `${round}${name.padEnd(12)} ${String(f.connections).padStart(2)} conn  ${f.rps.toFixed(0).padStart(5)} req/s` +
         (f.ceilingRps ? `  ×ceil ${(f.rps / f.ceilingRps).toFixed(2)} (noop ${f.ceilingRps.toFixed(0)})` : "") +
-        `  p50 ${f.p50.toFixed(2)} ms  p99 ${f.p99.toFixed(2)} ms  server CPU ${f.cpuMsPerRequest.toFixed(2)} ms/req`,
+        `  p50 ${f.p50.toFixed(2)} ms  p99 ${f.p99.toFixed(2)} ms  server CPU ${f.cpuMsPerRequest.toFixed(2)} ms/req` +
+        (f.dbCpuMsPerRequest !== undefined ? `  db CPU ${f.dbCpuMsPerRequest.toFixed(2)} ms/req` : ""),
     );
   if (paired) await measure(server.url, noop, 8, 2); // warm-up: JIT, caches, connections
   for (const s of all) {
@@ -104,7 +105,7 @@ async function sweepOnce(
         ceilings.get(c)!.push(...m.ceiling);
         f = m.endpoint;
       } else {
-        f = await measure(server.url, s, c, o.duration, server.cpuMs);
+        f = await measure(server.url, s, c, o.duration, server.cpu);
       }
       out[s.name].push(f);
       show(s.name, f);
@@ -148,7 +149,9 @@ async function sweep(
 }
 
 async function withServer<T>(t: Target, fn: (server: Server) => Promise<T>): Promise<T> {
-  const server = await startServer(serviceEnv(t, o.port), o.port, o.serverNodeArgs);
+  // A local PostgreSQL's CPU is measured too (PGlite's is the server process's own).
+  const local = t.databaseUrl !== undefined && /@(127\.0\.0\.1|localhost|\[::1\])[:/]/.test(t.databaseUrl);
+  const server = await startServer(serviceEnv(t, o.port), o.port, o.serverNodeArgs, local ? postgresCpuMs : undefined);
   try {
     return await fn(server);
   } finally {

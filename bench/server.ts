@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { SERVER_NODE_FLAGS } from "../scripts/server-node-flags.mjs";
 
@@ -30,7 +30,10 @@ export async function build(): Promise<void> {
   console.log(`built in ${((performance.now() - started) / 1000).toFixed(0)} s (${DIST_DIR})`);
 }
 
-export type Server = { url: string; stop: () => Promise<void>; cpuMs: () => number };
+/** CPU meters read before and after a measurement (ms used so far; NaN where unknown). */
+export type CpuMeters = { server: () => number; db: () => number };
+
+export type Server = { url: string; stop: () => Promise<void>; cpu: CpuMeters };
 
 /** CPU time (user + system) the process has used so far, from /proc (Linux), in ms; NaN elsewhere. */
 export function processCpuMs(pid: number | undefined): number {
@@ -44,10 +47,42 @@ export function processCpuMs(pid: number | undefined): number {
 }
 
 /**
+ * CPU time of every PostgreSQL process on this machine (comm `postgres`: the backends serving the
+ * server's pool, and the background workers), from /proc, in ms; NaN elsewhere. For a database
+ * on loopback this is the database's share of a measurement: on a 2-core machine the server, the
+ * database and the load generator share the cores, and work moved into SQL shows up here.
+ */
+export function postgresCpuMs(): number {
+  try {
+    let total = 0;
+    for (const pid of readdirSync("/proc")) {
+      if (!/^\d+$/.test(pid)) continue;
+      let stat: string;
+      try {
+        stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      } catch {
+        continue; // exited meanwhile
+      }
+      if (stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")) !== "postgres") continue;
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      total += ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+    }
+    return total;
+  } catch {
+    return NaN;
+  }
+}
+
+/**
  * `next start` (NODE_ENV=production) with the service's environment and BENCH_ROUTES=1, in a
  * process of its own with the node flags `npm start` uses; resolves once the ceiling route answers.
  */
-export async function startServer(env: Record<string, string>, port: number, nodeArgs: string[] = []): Promise<Server> {
+export async function startServer(
+  env: Record<string, string>,
+  port: number,
+  nodeArgs: string[] = [],
+  dbCpuMs: () => number = () => NaN,
+): Promise<Server> {
   const child = run(
     [...SERVER_NODE_FLAGS, ...nodeArgs, nextBin, "start", "-p", String(port), "-H", "127.0.0.1"],
     {
@@ -88,7 +123,7 @@ export async function startServer(env: Record<string, string>, port: number, nod
   }
   return {
     url,
-    cpuMs: () => processCpuMs(child.pid),
+    cpu: { server: () => processCpuMs(child.pid), db: dbCpuMs },
     stop: async () => {
       if (child.exitCode === null) child.kill("SIGTERM");
       const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
