@@ -21,6 +21,7 @@ export function listFilters(anchor: Date) {
 export async function explainLists(db: Db, businessId: number, anchor: Date): Promise<Record<string, string>> {
   const { listPaymentQueries } = await import("@/db/queries/payments");
   const { findBusiness } = await import("@/db/queries/businesses");
+  const { databaseKind } = await import("@/db/client");
   const business = (await findBusiness(db, businessId))!;
   const plans: Record<string, string> = {};
   for (const [name, filter] of Object.entries(listFilters(anchor))) {
@@ -31,7 +32,8 @@ export async function explainLists(db: Db, businessId: number, anchor: Date): Pr
     };
     for (const [part, qb] of Object.entries(statements)) await explain(part, qb.getSQL());
     const ids = (await query<{ id: string }>(db, statements.page.getSQL())).map((r) => r.id);
-    await explain("details", details(ids).getSQL());
+    // As the service runs it: records as JSON on PostgreSQL, details on PGlite (lib/payments/read.ts).
+    await explain("details", details(ids, databaseKind() === "postgres").getSQL());
   }
   return plans;
 }

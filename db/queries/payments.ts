@@ -4,6 +4,7 @@ import { plannedPerExecution, prepared } from "../prepared";
 import { charges, customerIps, customers, paymentEvents, payments, transfers, type PaymentRow } from "../schema";
 import type { Business, ChargeRow, TransferRow } from "../schema";
 import { RECORD_CUSTOMER_COLUMNS, RECORD_IP_COLUMNS, type CustomerWithIps } from "./customers";
+import { recordsJsonStatement } from "./payment-record-json";
 import type { PaymentStatus } from "@/lib/payments/status";
 
 /**
@@ -400,9 +401,14 @@ export function listPaymentQueries(tx: Tx, business: Business, f: PaymentFilter,
   return {
     page: f.search ? searchPageIdsStatement(tx, where, page.size, offset) : pageIdsStatement(tx, where, page.size, offset),
     countedPage: countedPageIdsStatement(tx, where, page.size, offset),
-    /** The second statement, for the page's ids (the service runs it named, `$1` for the array). */
-    details: (ids: string[]) =>
-      detailsQuery(tx, sql`${payments.id} = any(array[${sql.join(ids.map((id) => sql`${id}`), sql`, `)}]::uuid[])`, NEWEST_FIRST),
+    /**
+     * The second statement, for the page's ids (the service runs it named, `$1` for the array):
+     * their details (PGlite) or their records as JSON (PostgreSQL; lib/payments/read.ts).
+     */
+    details: (ids: string[], asJson: boolean) => {
+      const byIds = sql`${payments.id} = any(array[${sql.join(ids.map((id) => sql`${id}`), sql`, `)}]::uuid[])`;
+      return asJson ? recordsJsonStatement(tx, byIds) : detailsQuery(tx, byIds, NEWEST_FIRST);
+    },
     cappedCount: cappedCountStatement(tx, where),
     matches: tx.select({ one: sql`1` }).from(payments).where(where),
   };
@@ -420,7 +426,7 @@ async function estimatedRows(tx: Tx, statement: SQL): Promise<number> {
 const estimates = new Map<string, { rows: number; until: number }>();
 
 /**
- * One page of a business's payments with their details, and `total`: exact when the page is the
+ * One page of a business's payments (their ids, newest first), and `total`: exact when the page is the
  * last one (fewer rows than the page size) or when at most EXACT_COUNT_LIMIT payments match;
  * above that the planner's estimate, reused for ESTIMATE_TTL_MS (counting a million rows exactly
  * costs far more than the page; see docs/performance.md). Never less than the rows up to and
@@ -431,7 +437,7 @@ export async function listPayments(
   business: Business,
   f: PaymentFilter,
   page: { number: number; size: number },
-): Promise<{ rows: PaymentDetails[]; total: number }> {
+): Promise<{ ids: string[]; total: number }> {
   const shape = filterShape(business, f);
   const ph = sql.placeholder;
   const before = (page.number - 1) * page.size;
@@ -442,9 +448,9 @@ export async function listPayments(
   const recent = estimates.get(estimateKey);
   const fresh = recent && recent.until > Date.now() ? recent.rows : undefined;
 
-  // Two statements: the page's ids, planned for the filter's values on every execution (a
-  // single-table plan, cheap to make), then their details by a named statement whose plan is
-  // kept (planning the six-table join on every execution cost more than running it).
+  // The page's ids, planned for the filter's values on every execution (a single-table plan,
+  // cheap to make); the caller loads their records by a named statement whose plan is kept
+  // (planning the joins on every execution cost more than running them).
   let pageIds: { id: string; total?: number }[];
   if (f.search) {
     pageIds = await prepared(tx, `listSearch:${shape.key}`, () =>
@@ -459,12 +465,12 @@ export async function listPayments(
       plannedPerExecution(countedPageIdsStatement(tx, shape.where, ph("limit"), ph("offset")).prepare("list_counted_page")),
     ).execute(values);
   }
-  const rows = await detailsByIds(tx, pageIds.map((r) => r.id));
+  const ids = pageIds.map((r) => r.id);
 
   // A search counts every match exactly; a short page is the last one, and ends the count.
-  if (f.search && pageIds.length > 0) return { rows, total: pageIds[0].total! };
-  if (rows.length < page.size && (rows.length > 0 || page.number === 1)) return { rows, total: before + rows.length };
-  if (fresh !== undefined) return { rows, total: Math.max(fresh, atLeast(rows.length)) };
+  if (f.search && pageIds.length > 0) return { ids, total: pageIds[0].total! };
+  if (ids.length < page.size && (ids.length > 0 || page.number === 1)) return { ids, total: before + ids.length };
+  if (fresh !== undefined) return { ids, total: Math.max(fresh, atLeast(ids.length)) };
 
   // A page past the last match carries no count: then it is counted on its own.
   let total = pageIds[0]?.total;
@@ -472,11 +478,11 @@ export async function listPayments(
     const counted = prepared(tx, `listCount:${shape.key}`, () => plannedPerExecution(cappedCountStatement(tx, shape.where).prepare("list_count")));
     [{ total }] = await counted.execute(shape.values);
   }
-  if (total <= EXACT_COUNT_LIMIT) return { rows, total };
+  if (total <= EXACT_COUNT_LIMIT) return { ids, total };
   const estimate = await estimatedRows(tx, tx.select({ one: sql`1` }).from(payments).where(filterConditions(business, f)).getSQL());
   if (estimates.size >= 1000) estimates.delete(estimates.keys().next().value!);
   estimates.set(estimateKey, { rows: estimate, until: Date.now() + ESTIMATE_TTL_MS });
-  return { rows, total: Math.max(estimate, atLeast(rows.length)) };
+  return { ids, total: Math.max(estimate, atLeast(ids.length)) };
 }
 
 /** Committed status and expiry of payments by id (the Inngest driver and functions). */

@@ -5,9 +5,14 @@ const charset = (type: string) => `${type}; charset=utf-8`;
 
 /** The spec's envelope: `{ data, message: null, errors: null }`. */
 export function envelope(req: Request, data: unknown, status = 200, headers?: HeadersInit): Response {
+  return envelopeJson(req, JSON.stringify(data), status, headers);
+}
+
+/** The envelope around data that is JSON text already (a list page the database wrote). */
+export function envelopeJson(req: Request, dataJson: string, status = 200, headers?: HeadersInit): Response {
   const h = new Headers(headers);
   h.set("content-type", charset(successType(req.headers.get("accept"))));
-  return new Response(JSON.stringify({ data, message: null, errors: null }), { status, headers: h });
+  return new Response(`{"data":${dataJson},"message":null,"errors":null}`, { status, headers: h });
 }
 
 export type ProblemDetails = {

@@ -1,4 +1,5 @@
-import type { Db } from "@/db/client";
+import { databaseKind, type Db } from "@/db/client";
+import { paymentRecordsJson } from "@/db/queries/payment-record-json";
 import {
   findPaymentDetails,
   listPayments as queryPayments,
@@ -40,16 +41,34 @@ export async function updateNote(db: Db, business: Business, id: string, note: s
   return record(d);
 }
 
-export type PaymentList = {
-  items: PaymentRecord[];
+/** A list page; `items` are Payment records as JSON text, built by the database (db/queries/payment-record-json.ts). */
+export type PaymentListPage = {
+  items: string[];
   pageNumber: number;
   pageSize: number;
   totalCount: number;
   totalPages: number;
 };
 
-export async function listPayments(db: Db, business: Business, q: ListPaymentsQuery): Promise<PaymentList> {
-  const { rows, total } = await queryPayments(
+/**
+ * A page's records as JSON text, newest first. On PostgreSQL the database writes them
+ * (db/queries/payment-record-json.ts): it runs on cores of its own, and the server's one thread
+ * is spared decoding the joined rows, building the records and serialising them. PGlite is a
+ * single WebAssembly backend inside the server's own process, where the same work costs more
+ * than in JavaScript and queues every other query behind it: there the records are built here
+ * (docs/performance.md, change 27).
+ */
+export async function recordsJson(db: Db, ids: string[], inSql = databaseKind() === "postgres"): Promise<string[]> {
+  if (inSql) return paymentRecordsJson(db, ids);
+  const details = await loadPaymentDetails(db, ids);
+  return ids.flatMap((id) => {
+    const d = details.get(id);
+    return d ? [JSON.stringify(record(d))] : [];
+  });
+}
+
+export async function listPayments(db: Db, business: Business, q: ListPaymentsQuery): Promise<PaymentListPage> {
+  const { ids, total } = await queryPayments(
     db,
     business,
     {
@@ -65,10 +84,15 @@ export async function listPayments(db: Db, business: Business, q: ListPaymentsQu
     { number: q.PageNumber, size: q.PageSize },
   );
   return {
-    items: rows.map(record),
+    items: await recordsJson(db, ids),
     pageNumber: q.PageNumber,
     pageSize: q.PageSize,
     totalCount: total,
     totalPages: Math.ceil(total / q.PageSize),
   };
+}
+
+/** The PaymentList's JSON text: the records' text joined as they came (the same keys, in order, as the other fields). */
+export function paymentListJson({ items, ...page }: PaymentListPage): string {
+  return `{"items":[${items.join(",")}],"pageNumber":${page.pageNumber},"pageSize":${page.pageSize},"totalCount":${page.totalCount},"totalPages":${page.totalPages}}`;
 }

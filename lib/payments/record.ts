@@ -7,6 +7,8 @@ import type { PaymentRecord } from "./schemas";
 /**
  * The spec's Payment record from stored rows: required fields always present, optional ones
  * only when they apply, nothing else (no business id, coins, URLs or internal columns).
+ * PostgreSQL's list pages write the same record in SQL (db/queries/payment-record-json.ts): a
+ * change here is a change there, which test/payments-list-records.test.ts enforces.
  */
 export function toPaymentRecord(
   p: RecordPaymentRow,

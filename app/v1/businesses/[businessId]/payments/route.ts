@@ -1,11 +1,11 @@
 import { z } from "zod";
 import { businessIdParam, otherMethods, withApiKey } from "@/lib/http/route";
 import { readJsonBody, parseWith } from "@/lib/http/parse";
-import { envelope } from "@/lib/http/respond";
+import { envelope, envelopeJson } from "@/lib/http/respond";
 import { createPayment } from "@/lib/payments/create";
 import { idempotencyFrom } from "@/lib/payments/idempotency";
 import { parseListQuery } from "@/lib/payments/list-query";
-import { listPayments } from "@/lib/payments/read";
+import { listPayments, paymentListJson } from "@/lib/payments/read";
 import { CreatePaymentRequestSchema } from "@/lib/payments/schemas";
 
 const params = z.object({ businessId: businessIdParam });
@@ -19,7 +19,7 @@ export const POST = withApiKey(params, async ({ req, db, business }) => {
 
 export const GET = withApiKey(params, async ({ req, db, business }) => {
   const query = parseListQuery(new URL(req.url).searchParams);
-  return envelope(req, await listPayments(db, business, query));
+  return envelopeJson(req, paymentListJson(await listPayments(db, business, query)));
 });
 
 export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods(["GET", "POST"]);
