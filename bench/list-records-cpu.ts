@@ -4,7 +4,7 @@
  * text PostgreSQL writes (db/queries/payment-record-json.ts, list pages). One process, no HTTP:
  * `npx tsx bench/list-records-cpu.ts` against a seeded bench database (DATABASE_URL, default the
  * bench's own). Prints, per 20-payment page, this process's CPU and the wall time of one page at a
- * time (the database's share is roughly their difference). docs/performance.md, change 27.
+ * time (the database's share is roughly their difference). docs/performance.md, change 30.
  */
 import postgres from "postgres";
 import { drizzle } from "drizzle-orm/postgres-js";

@@ -56,8 +56,8 @@ async function open(): Promise<Omit<Handle, "ready">> {
   const { drizzle } = await import("drizzle-orm/postgres-js");
   const { migrate } = await import("drizzle-orm/postgres-js/migrator");
   // Hot statements are prepared (db/prepared.ts) and may settle on a generic plan; the list
-  // filters' statements are sent unnamed so each is planned for its own values
-  // (plannedPerExecution).
+  // filters' statements are sent unnamed with their values inline, so each is planned for its
+  // own values (withValuesInline in db/queries/payments.ts).
   const common = { onnotice: () => {} };
 
   if (cfg.databaseUrl) {

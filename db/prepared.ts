@@ -21,17 +21,3 @@ export function prepared<T>(tx: Tx, name: string, build: () => T): T {
   }
   return statement;
 }
-
-/**
- * A prepared statement whose best plan depends on its values (a list filter: one customer's
- * email vs half the store's status), sent to PostgreSQL unnamed: drizzle still builds its text
- * once, and PostgreSQL plans every execution for the values it gets. Named statements (every
- * other prepared one) may settle on a generic plan after five executions, which for primary-key
- * lookups and inserts saves the planning on every request. drizzle has no option for this; its
- * postgres.js statement keeps the choice in `prepare`.
- */
-export function plannedPerExecution<T>(statement: T): T {
-  const s = statement as { prepare?: unknown };
-  if (typeof s.prepare === "boolean") s.prepare = false;
-  return statement;
-}

@@ -445,6 +445,7 @@ describe("searchString", () => {
     await make("accent", { name: "Café Crème" }, 8);
     await make("backslash", { description: "path C:\\temp" }, 9);
     await make("metadata", { name: "meta", metadata: { secret: "zebrafish" } }, 10);
+    await make("quote", { name: "O'Brien's \"best\" tea" }, 11);
   });
 
   const search = (s: string) => ids(b, q({ searchString: s }));
@@ -479,6 +480,15 @@ describe("searchString", () => {
     expect(await search("c:\\temp")).toEqual([p.backslash]);
   });
 
+  it("treats quotes as text: the statement carries the value as a literal", async () => {
+    expect(await search("o'brien's")).toEqual([p.quote]);
+    expect(await search('"best"')).toEqual([p.quote]);
+    expect(await search("' or ''='")).toEqual([]);
+    expect(await search("x'); drop table payments; --")).toEqual([]);
+    expect(await search("\\' or 1=1 --")).toEqual([]);
+    expect((await search("meta")).length).toBe(1); // the table is still there
+  });
+
   it("is case-insensitive beyond ASCII", async () => {
     expect(await search("CAFÉ")).toEqual([p.accent]);
   });
@@ -507,7 +517,7 @@ describe("searchString", () => {
   });
 
   it("an empty searchString applies no filter", async () => {
-    expect((await listOk(b, "?searchString=")).totalCount).toBe(11);
+    expect((await listOk(b, "?searchString=")).totalCount).toBe(12);
   });
 
   it("combines with other filters", async () => {

@@ -16,7 +16,7 @@ import { COINS } from "@/lib/chains/coins";
  * folding, records, JSON.stringify; docs/performance.md). PostgreSQL writes the same text on
  * cores of its own and the server only joins 20 strings: three alternating pairs at 32
  * connections, 100 000 payments, served 15-25 % more lists per second with a shorter p99
- * (change 27). In PGlite, one WebAssembly backend inside the server's process, it was no faster.
+ * (change 30). In PGlite, one WebAssembly backend inside the server's process, it was no faster.
  *
  * Text is concatenated rather than built with json_build_object so that keys keep the record's
  * order, optional keys are left out (not null), and numbers keep their JSON number form.

@@ -1,6 +1,6 @@
 import { and, asc, count, eq, getTableColumns, type WithSubquery, gte, inArray, isNotNull, lte, sql, type SQL } from "drizzle-orm";
 import { executeRows, type Tx } from "../client";
-import { plannedPerExecution, prepared } from "../prepared";
+import { prepared } from "../prepared";
 import { charges, customerIps, customers, paymentEvents, payments, transfers, type PaymentRow } from "../schema";
 import type { Business, ChargeRow, TransferRow } from "../schema";
 import { RECORD_CUSTOMER_COLUMNS, RECORD_IP_COLUMNS, type CustomerWithIps } from "./customers";
@@ -282,37 +282,7 @@ function escapeLike(s: string): string {
   return s.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-/**
- * The list's WHERE as a statement shape: which filters are present (the key of a prepared
- * statement) with placeholders, and the values to fill them. `filterConditions` is the same with
- * the values inline.
- */
-function filterShape(business: Business, f: PaymentFilter) {
-  const ph = sql.placeholder;
-  const values: Record<string, unknown> = { scope: business.id };
-  const conds: SQL[] = [eq(business.parentBusinessId !== null ? payments.onBehalfOfBusinessId : payments.businessId, ph("scope"))];
-  const key: string[] = [business.parentBusinessId !== null ? "sub" : "own"];
-  const add = (name: string, value: unknown, cond: (p: ReturnType<typeof ph>) => SQL) => {
-    values[name] = value;
-    conds.push(cond(ph(name)));
-    key.push(name);
-  };
-  const addList = (name: string, list: string[], column: typeof payments.status | typeof payments.selectedCoin) => {
-    list.forEach((v, i) => (values[`${name}${i}`] = v));
-    conds.push(inArray(column, list.map((_, i) => ph(`${name}${i}`))));
-    key.push(`${name}*${list.length}`);
-  };
-  if (f.onBehalfOfBusinessId !== undefined) add("obo", f.onBehalfOfBusinessId, (p) => eq(payments.onBehalfOfBusinessId, p));
-  if (f.fromTime) add("fromTime", f.fromTime.toISOString(), (p) => gte(payments.createdAt, p));
-  if (f.toTime) add("toTime", f.toTime.toISOString(), (p) => lte(payments.createdAt, p));
-  if (f.statuses?.length) addList("status", f.statuses, payments.status);
-  if (f.coins?.length) addList("coin", f.coins, payments.selectedCoin);
-  if (f.fromAmount !== undefined) add("fromAmount", f.fromAmount, (p) => gte(payments.amount, p));
-  if (f.toAmount !== undefined) add("toAmount", f.toAmount, (p) => lte(payments.amount, p));
-  if (f.search) add("search", searchPattern(f.search), searchMatches);
-  return { key: key.join("|"), where: and(...conds)!, values };
-}
-
+/** The list's WHERE, values included. */
 function filterConditions(business: Business, f: PaymentFilter): SQL {
   const conds: (SQL | undefined)[] = [paymentScope(business)];
   if (f.onBehalfOfBusinessId !== undefined) conds.push(eq(payments.onBehalfOfBusinessId, f.onBehalfOfBusinessId));
@@ -371,7 +341,7 @@ function searchPageIdsStatement(tx: Tx, where: SQL, limit: Limit, offset: Limit)
 
 /** The count of matches, stopping after EXACT_COUNT_LIMIT + 1 rows. */
 function cappedCountStatement(tx: Tx, where: SQL) {
-  return tx.select({ total: count() }).from(tx.select({ one: sql`1` }).from(payments).where(where).limit(EXACT_COUNT_LIMIT + 1).as("m"));
+  return tx.select({ total: count().as("total") }).from(tx.select({ one: sql`1` }).from(payments).where(where).limit(EXACT_COUNT_LIMIT + 1).as("m"));
 }
 
 /**
@@ -391,8 +361,8 @@ function countedPageIdsStatement(tx: Tx, where: SQL, limit: Limit, offset: Limit
 }
 
 /**
- * The list's statements with the values inline, as they run (the service runs them prepared,
- * with the same text and `$n` parameters): exported so the bench can EXPLAIN them. `matches` is
+ * The list's statements as they run (values inline; the second statement's ids are `$1` in the
+ * service): exported so the bench can EXPLAIN them. `matches` is
  * the statement whose planner estimate stands in for the count above EXACT_COUNT_LIMIT.
  */
 export function listPaymentQueries(tx: Tx, business: Business, f: PaymentFilter, page: { number: number; size: number }) {
@@ -414,10 +384,23 @@ export function listPaymentQueries(tx: Tx, business: Business, f: PaymentFilter,
   };
 }
 
+/**
+ * A statement run with its values written into its text, unnamed: planned for those values, and
+ * sent without parameters. postgres.js sends a statement that has parameters and is not named
+ * (and known) as Parse/Describe first and waits for the parameter types before it binds, holding
+ * up every query queued behind it on that connection: two round trips, and with PGlite's one
+ * connection, the whole server's queries waiting on each list. Values are literals escaped by
+ * drizzle (quotes doubled; PostgreSQL and PGlite keep standard_conforming_strings on, so a
+ * backslash is an ordinary character).
+ */
+async function withValuesInline<T>(tx: Tx, statement: { getSQL(): SQL }): Promise<T[]> {
+  return executeRows<T>(tx, statement.getSQL().inlineParams());
+}
+
 /** The planner's row estimate of a statement (EXPLAIN without ANALYZE: nothing runs). */
 async function estimatedRows(tx: Tx, statement: SQL): Promise<number> {
   // postgres.js decodes the json column: one row holding the plan.
-  const [row] = await executeRows<Record<string, [{ Plan: { "Plan Rows": number } }]>>(tx, sql`explain (format json) ${statement}`);
+  const [row] = await executeRows<Record<string, [{ Plan: { "Plan Rows": number } }]>>(tx, sql`explain (format json) ${statement}`.inlineParams());
   const [plan] = Object.values(row)[0];
   return Math.round(plan.Plan["Plan Rows"]);
 }
@@ -438,33 +421,27 @@ export async function listPayments(
   f: PaymentFilter,
   page: { number: number; size: number },
 ): Promise<{ ids: string[]; total: number }> {
-  const shape = filterShape(business, f);
-  const ph = sql.placeholder;
   const before = (page.number - 1) * page.size;
-  const values = { ...shape.values, limit: page.size, offset: before };
   // Rows up to this page exist only if the page has any: one past the end proves nothing.
   const atLeast = (rows: number) => Math.max(EXACT_COUNT_LIMIT + 1, rows > 0 ? before + rows : 0);
-  const estimateKey = `${shape.key} ${JSON.stringify(shape.values)}`;
+  const estimateKey = JSON.stringify([business.id, business.parentBusinessId !== null, f]);
   const recent = estimates.get(estimateKey);
   const fresh = recent && recent.until > Date.now() ? recent.rows : undefined;
 
   // The page's ids, planned for the filter's values on every execution (a single-table plan,
-  // cheap to make); the caller loads their records by a named statement whose plan is kept
+  // cheap to make; a kept generic plan would be wrong for one customer's email as for half the
+  // store's status); the caller loads their records by a named statement whose plan is kept
   // (planning the joins on every execution cost more than running them).
-  let pageIds: { id: string; total?: number }[];
-  if (f.search) {
-    pageIds = await prepared(tx, `listSearch:${shape.key}`, () =>
-      plannedPerExecution(searchPageIdsStatement(tx, shape.where, ph("limit"), ph("offset")).prepare("list_search")),
-    ).execute(values);
-  } else if (fresh !== undefined) {
-    pageIds = await prepared(tx, `listPage:${shape.key}`, () =>
-      plannedPerExecution(pageIdsStatement(tx, shape.where, ph("limit"), ph("offset")).prepare("list_page")),
-    ).execute(values);
-  } else {
-    pageIds = await prepared(tx, `listCountedPage:${shape.key}`, () =>
-      plannedPerExecution(countedPageIdsStatement(tx, shape.where, ph("limit"), ph("offset")).prepare("list_counted_page")),
-    ).execute(values);
-  }
+  const where = filterConditions(business, f);
+  const statement = f.search
+    ? searchPageIdsStatement(tx, where, page.size, before)
+    : fresh !== undefined
+      ? pageIdsStatement(tx, where, page.size, before)
+      : countedPageIdsStatement(tx, where, page.size, before);
+  const pageIds = (await withValuesInline<{ id: string; total?: string | number }>(tx, statement)).map((r) => ({
+    id: r.id,
+    ...(r.total !== undefined ? { total: Number(r.total) } : {}),
+  }));
   const ids = pageIds.map((r) => r.id);
 
   // A search counts every match exactly; a short page is the last one, and ends the count.
@@ -475,11 +452,11 @@ export async function listPayments(
   // A page past the last match carries no count: then it is counted on its own.
   let total = pageIds[0]?.total;
   if (total === undefined) {
-    const counted = prepared(tx, `listCount:${shape.key}`, () => plannedPerExecution(cappedCountStatement(tx, shape.where).prepare("list_count")));
-    [{ total }] = await counted.execute(shape.values);
+    const [counted] = await withValuesInline<{ total: string | number }>(tx, cappedCountStatement(tx, where));
+    total = Number(counted.total);
   }
   if (total <= EXACT_COUNT_LIMIT) return { ids, total };
-  const estimate = await estimatedRows(tx, tx.select({ one: sql`1` }).from(payments).where(filterConditions(business, f)).getSQL());
+  const estimate = await estimatedRows(tx, tx.select({ one: sql`1` }).from(payments).where(where).getSQL());
   if (estimates.size >= 1000) estimates.delete(estimates.keys().next().value!);
   estimates.set(estimateKey, { rows: estimate, until: Date.now() + ESTIMATE_TTL_MS });
   return { ids, total: Math.max(estimate, atLeast(ids.length)) };

@@ -56,7 +56,7 @@ export type PaymentListPage = {
  * is spared decoding the joined rows, building the records and serialising them. PGlite is a
  * single WebAssembly backend inside the server's own process, where the same work costs more
  * than in JavaScript and queues every other query behind it: there the records are built here
- * (docs/performance.md, change 27).
+ * (docs/performance.md, change 30).
  */
 export async function recordsJson(db: Db, ids: string[], inSql = databaseKind() === "postgres"): Promise<string[]> {
   if (inSql) return paymentRecordsJson(db, ids);
