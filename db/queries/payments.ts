@@ -315,10 +315,8 @@ export const EXACT_COUNT_LIMIT = 10_000;
 /** How long an estimate above EXACT_COUNT_LIMIT is reused for the same business and filter. */
 const ESTIMATE_TTL_MS = 10_000;
 
-type Limit = number | ReturnType<typeof sql.placeholder>;
-
 /** The page's ids: newest first (`createdAt desc, id desc`, the list indexes' order). */
-function pageIdsStatement(tx: Tx, where: SQL, limit: Limit, offset: Limit) {
+function pageIdsStatement(tx: Tx, where: SQL, limit: number, offset: number) {
   return tx.select({ id: payments.id }).from(payments).where(where).orderBy(...NEWEST_FIRST).limit(limit).offset(offset);
 }
 
@@ -329,7 +327,7 @@ function pageIdsStatement(tx: Tx, where: SQL, limit: Limit, offset: Limit) {
  * are different: their page stops after 20 rows of an index walk, and counting would read every
  * match.
  */
-function searchPageIdsStatement(tx: Tx, where: SQL, limit: Limit, offset: Limit) {
+function searchPageIdsStatement(tx: Tx, where: SQL, limit: number, offset: number) {
   return tx
     .select({ id: payments.id, total: sql<number>`count(*) over ()`.mapWith(Number).as("total") })
     .from(payments)
@@ -350,7 +348,7 @@ function cappedCountStatement(tx: Tx, where: SQL) {
  * over the first EXACT_COUNT_LIMIT + 1 rows: materialising those for the window cost ~3× the
  * separate count on PostgreSQL.
  */
-function countedPageIdsStatement(tx: Tx, where: SQL, limit: Limit, offset: Limit) {
+function countedPageIdsStatement(tx: Tx, where: SQL, limit: number, offset: number) {
   return tx
     .select({ id: payments.id, total: sql<number>`(${cappedCountStatement(tx, where)})`.mapWith(Number).as("total") })
     .from(payments)

@@ -5,7 +5,8 @@ const charset = (type: string) => `${type}; charset=utf-8`;
 
 /** The spec's envelope: `{ data, message: null, errors: null }`. */
 export function envelope(req: Request, data: unknown, status = 200, headers?: HeadersInit): Response {
-  return envelopeJson(req, JSON.stringify(data), status, headers);
+  // JSON.stringify(undefined) is undefined, not text: the envelope then carries `"data":null`.
+  return envelopeJson(req, JSON.stringify(data) ?? "null", status, headers);
 }
 
 /** The envelope around data that is JSON text already (a list page the database wrote). */
