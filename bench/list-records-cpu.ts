@@ -10,8 +10,7 @@ import postgres from "postgres";
 import { drizzle } from "drizzle-orm/postgres-js";
 import * as schema from "../db/schema";
 import type { Tx } from "../db/client";
-import { loadPaymentDetails } from "../db/queries/payments";
-import { paymentRecordsJson } from "../db/queries/payment-record-json";
+import { loadPaymentDetails, paymentRecordsJson } from "../db/queries/payments";
 import { toPaymentRecord } from "../lib/payments/record";
 
 const client = postgres(process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/bench", { max: 1, onnotice: () => {} });

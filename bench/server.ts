@@ -35,15 +35,24 @@ export type CpuMeters = { server: () => number; db: () => number };
 
 export type Server = { url: string; stop: () => Promise<void>; cpu: CpuMeters };
 
-/** CPU time (user + system) the process has used so far, from /proc (Linux), in ms; NaN elsewhere. */
-export function processCpuMs(pid: number | undefined): number {
+/** A process's command name and CPU time (user + system) so far in ms, from /proc (Linux); undefined when unreadable. */
+function procStat(pid: number | string | undefined): { comm: string; cpuMs: number } | undefined {
+  let stat: string;
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in USER_HZ (100/s)
+    stat = readFileSync(`/proc/${pid}/stat`, "utf8");
   } catch {
-    return NaN;
+    return undefined; // not Linux, or the process exited
   }
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return {
+    comm: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")),
+    cpuMs: ((Number(fields[11]) + Number(fields[12])) * 1000) / 100, // utime + stime, in USER_HZ (100/s)
+  };
+}
+
+/** CPU time (user + system) the process has used so far, in ms; NaN where /proc is not there. */
+function processCpuMs(pid: number | undefined): number {
+  return procStat(pid)?.cpuMs ?? NaN;
 }
 
 /**
@@ -53,24 +62,18 @@ export function processCpuMs(pid: number | undefined): number {
  * database and the load generator share the cores, and work moved into SQL shows up here.
  */
 export function postgresCpuMs(): number {
+  let pids: string[];
   try {
-    let total = 0;
-    for (const pid of readdirSync("/proc")) {
-      if (!/^\d+$/.test(pid)) continue;
-      let stat: string;
-      try {
-        stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      } catch {
-        continue; // exited meanwhile
-      }
-      if (stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")) !== "postgres") continue;
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      total += ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-    }
-    return total;
+    pids = readdirSync("/proc").filter((p) => /^\d+$/.test(p));
   } catch {
     return NaN;
   }
+  let total = 0;
+  for (const pid of pids) {
+    const stat = procStat(pid);
+    if (stat?.comm === "postgres") total += stat.cpuMs;
+  }
+  return total;
 }
 
 /**

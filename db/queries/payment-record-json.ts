@@ -1,6 +1,5 @@
 import { and, eq, isNotNull, sql, type SQL } from "drizzle-orm";
 import type { Tx } from "../client";
-import { prepared } from "../prepared";
 import { charges, customerIps, customers, payments, transfers } from "../schema";
 import { COINS } from "@/lib/chains/coins";
 
@@ -50,12 +49,13 @@ function object(fields: Field[]): SQL {
  * exact where dividing could round. CASE expressions, not a VALUES table joined per payment: a
  * join to it was hashed again for every payment of the page.
  */
-const unitOf = (coin: unknown) =>
-  sql`(case ${coin} ${sql.raw(Object.entries(COINS).map(([name, c]) => `when '${name}' then 1e-${c.decimals}`).join(" "))} end)`;
-const networkOf = (coin: unknown) =>
-  sql`(case ${coin} ${sql.raw(Object.entries(COINS).filter(([, c]) => c.network).map(([name, c]) => `when '${name}' then '${c.network}'`).join(" "))} end)`;
-const unit = unitOf(charges.coin);
-const network = networkOf(charges.coin);
+const unit = sql`(case ${charges.coin} ${sql.raw(Object.entries(COINS).map(([name, c]) => `when '${name}' then 1e-${c.decimals}`).join(" "))} end)`;
+const network = sql`(case ${charges.coin} ${sql.raw(
+  Object.entries(COINS)
+    .filter(([, c]) => c.network)
+    .map(([name, c]) => `when '${name}' then '${c.network}'`)
+    .join(" "),
+)} end)`;
 
 const ipAddress = object([
   { key: "city", value: str(customerIps.city) },
@@ -145,8 +145,8 @@ export const PAYMENT_RECORD_JSON = object([
   { key: "netAmountUsd", value: num(payments.netAmountUsd), when: sql`${payments.netAmountUsd} is not null` },
 ]);
 
-/** Records of payments by id as JSON text, newest first (`createdAt desc, id desc`, a list's order). */
-export function recordsJsonStatement(tx: Tx, where: SQL) {
+/** Records of the payments `where` selects, as JSON text (one `record` column), in `order`. */
+export function recordsJsonStatement(tx: Tx, where: SQL, order: SQL[]) {
   return tx
     .select({ record: sql<string>`${PAYMENT_RECORD_JSON}` })
     .from(payments)
@@ -155,18 +155,5 @@ export function recordsJsonStatement(tx: Tx, where: SQL) {
     .leftJoin(ipList, sql`true`)
     .leftJoin(transferSummary, sql`true`)
     .where(where)
-    .orderBy(sql`${payments.createdAt} desc nulls last`, sql`${payments.id} desc nulls last`);
-}
-
-/**
- * The records of a list page's payments as JSON text, in one named statement whose text and plan
- * do not depend on how many ids or which (as `detailsByIds`).
- */
-export async function paymentRecordsJson(tx: Tx, ids: string[]): Promise<string[]> {
-  if (ids.length === 0) return [];
-  const statement = prepared(tx, "paymentRecordsJson", () =>
-    recordsJsonStatement(tx, sql`${payments.id} = any(${sql.placeholder("ids")}::uuid[])`).prepare("payment_records_json"),
-  );
-  const rows = await statement.execute({ ids });
-  return rows.map((r) => r.record);
+    .orderBy(...order);
 }

@@ -228,6 +228,19 @@ async function detailsByIds(tx: Tx, ids: string[]): Promise<PaymentDetails[]> {
   return foldDetails(await statement.execute({ ids }));
 }
 
+/**
+ * The records of a list page's payments as JSON text written by PostgreSQL
+ * (db/queries/payment-record-json.ts), newest first, in one named statement whose text and plan
+ * do not depend on how many ids or which (as `detailsByIds`).
+ */
+export async function paymentRecordsJson(tx: Tx, ids: string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const statement = prepared(tx, "paymentRecordsJson", () =>
+    recordsJsonStatement(tx, sql`${payments.id} = any(${sql.placeholder("ids")}::uuid[])`, NEWEST_FIRST).prepare("payment_records_json"),
+  );
+  return (await statement.execute({ ids })).map((r) => r.record);
+}
+
 /** Details of payments already loaded (a webhook body, a list's payments), by id. */
 export async function loadPaymentDetails(tx: Tx, ids: string[]): Promise<Map<string, PaymentDetails>> {
   const details = await detailsByIds(tx, [...new Set(ids)]);
@@ -375,7 +388,7 @@ export function listPaymentQueries(tx: Tx, business: Business, f: PaymentFilter,
      */
     details: (ids: string[], asJson: boolean) => {
       const byIds = sql`${payments.id} = any(array[${sql.join(ids.map((id) => sql`${id}`), sql`, `)}]::uuid[])`;
-      return asJson ? recordsJsonStatement(tx, byIds) : detailsQuery(tx, byIds, NEWEST_FIRST);
+      return asJson ? recordsJsonStatement(tx, byIds, NEWEST_FIRST) : detailsQuery(tx, byIds, NEWEST_FIRST);
     },
     cappedCount: cappedCountStatement(tx, where),
     matches: tx.select({ one: sql`1` }).from(payments).where(where),

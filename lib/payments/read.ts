@@ -1,7 +1,7 @@
 import { databaseKind, type Db } from "@/db/client";
-import { paymentRecordsJson } from "@/db/queries/payment-record-json";
 import {
   findPaymentDetails,
+  paymentRecordsJson,
   listPayments as queryPayments,
   loadPaymentDetails,
   setPaymentNote,
@@ -41,7 +41,7 @@ export async function updateNote(db: Db, business: Business, id: string, note: s
   return record(d);
 }
 
-/** A list page; `items` are Payment records as JSON text, built by the database (db/queries/payment-record-json.ts). */
+/** A list page; `items` are Payment records as JSON text (`recordsJson`). */
 export type PaymentListPage = {
   items: string[];
   pageNumber: number;
