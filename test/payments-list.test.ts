@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { payments } from "@/db/schema";
-import { EXACT_COUNT_LIMIT } from "@/db/queries/payments";
+import { EXACT_COUNT_LIMIT, SETTLED_AFTER_MS } from "@/db/queries/payments";
 import { PaymentListSchema } from "@/lib/payments/schemas";
 import { query } from "../bench/db";
 import { seedPayments } from "../bench/seed";
@@ -385,6 +385,61 @@ describe("fromTime / toTime", () => {
 
   it("malformed toTime → 400", async () => {
     await expect400(b, q({ toTime: "2025-02-30T00:00:00Z" }), "toTime");
+  });
+});
+
+describe("totalCount of a settled range", () => {
+  // A range that ended more than SETTLED_AFTER_MS ago, narrowed only by columns written once, is
+  // counted once and the count kept. The service never writes a payment into such a range; the
+  // fixture's direct writes below do, to show which counts are kept and which are counted again.
+  let b: Biz;
+  const paid: string[] = [];
+  const page2 = (params: Record<string, string | number>) => listOk(b, q({ ...params, PageSize: 2 }));
+
+  beforeAll(async () => {
+    b = await newBusiness();
+    for (let i = 0; i < 3; i++) {
+      const { id } = await createPayment(b);
+      await setColumns(id, { createdAt: at(i * 60_000) });
+      paid.push(id);
+    }
+  });
+
+  async function backdated(createdAt: Date): Promise<string> {
+    const { id } = await createPayment(b);
+    await setColumns(id, { createdAt });
+    return id;
+  }
+
+  it("is counted once: a payment written into the closed range later shows on the page, not in the count", async () => {
+    const range = { fromTime: at(0).toISOString(), toTime: at(3_600_000).toISOString() };
+    const first = await page2(range);
+    expect(first.items.map((p) => p.id)).toEqual([paid[2], paid[1]]);
+    expect(first).toMatchObject({ totalCount: 3, totalPages: 2 });
+    const late = await backdated(at(30 * 60_000));
+    const again = await page2(range);
+    expect(again.items.map((p) => p.id)).toEqual([late, paid[2]]);
+    expect(again.totalCount).toBe(3);
+    // Another range (or the same one with an amount bound) is another count.
+    expect((await page2({ ...range, fromAmount: 0 })).totalCount).toBe(4);
+    expect((await page2({ toTime: range.toTime })).totalCount).toBe(4);
+  });
+
+  it("a range ending less than SETTLED_AFTER_MS ago is counted on every list", async () => {
+    const now = Date.now();
+    const range = { fromTime: new Date(now - 3 * SETTLED_AFTER_MS).toISOString(), toTime: new Date(now - SETTLED_AFTER_MS / 2).toISOString() };
+    await backdated(new Date(now - 2 * SETTLED_AFTER_MS));
+    await backdated(new Date(now - 2 * SETTLED_AFTER_MS + 1000));
+    expect((await page2(range)).totalCount).toBe(2);
+    await backdated(new Date(now - SETTLED_AFTER_MS));
+    expect((await page2(range)).totalCount).toBe(3);
+  });
+
+  it("a status filter on a closed range is counted on every list (a payment's status changes)", async () => {
+    const range = { fromTime: at(0).toISOString(), toTime: at(3 * 60_000).toISOString(), statuses: "AWAITING_PAYMENT" };
+    expect((await page2(range)).totalCount).toBe(3);
+    await setColumns(paid[0], { status: "EXPIRED" });
+    expect((await page2(range)).totalCount).toBe(2);
   });
 });
 

@@ -420,11 +420,42 @@ async function estimatedRows(tx: Tx, statement: SQL): Promise<number> {
 const estimates = new Map<string, { rows: number; until: number }>();
 
 /**
+ * How long after its `toTime` a range is settled. A payment's `createdAt` is the time its create
+ * request began (lib/payments/create.ts), so a payment committed later can still carry a time
+ * inside a range that has just ended; an hour is far beyond any request (or lock wait) here.
+ */
+export const SETTLED_AFTER_MS = 3_600_000;
+
+/**
+ * Whether the set of payments a filter matches can no longer change: a range of `createdAt` that
+ * ended more than SETTLED_AFTER_MS ago, narrowed only by columns written once when the payment is
+ * created (account, `onBehalfOfBusinessId`, `amount`) — payments are never deleted. Status, coin
+ * and the searched text change over a payment's life, so a filter on any of them is never settled.
+ */
+function isSettled(f: PaymentFilter, now: number): boolean {
+  return f.toTime !== undefined && f.toTime.getTime() < now - SETTLED_AFTER_MS && !f.statuses?.length && !f.coins?.length && !f.search;
+}
+
+/**
+ * Exact counts (at most EXACT_COUNT_LIMIT) of settled filters, kept: a closed period's report is
+ * asked for again and again, and counting its ~3 000 index entries was most of such a list's
+ * cost in the database (PGlite's WebAssembly above all; docs/performance.md, change 32). Bounded:
+ * the oldest entry goes first.
+ */
+const settledCounts = new Map<string, number>();
+const SETTLED_COUNTS_MAX = 10_000;
+
+function rememberSettled(key: string, total: number): void {
+  if (settledCounts.size >= SETTLED_COUNTS_MAX) settledCounts.delete(settledCounts.keys().next().value!);
+  settledCounts.set(key, total);
+}
+
+/**
  * One page of a business's payments (their ids, newest first), and `total`: exact when the page is the
  * last one (fewer rows than the page size) or when at most EXACT_COUNT_LIMIT payments match;
  * above that the planner's estimate, reused for ESTIMATE_TTL_MS (counting a million rows exactly
  * costs far more than the page; see docs/performance.md). Never less than the rows up to and
- * including this page. Statements are prepared per filter shape.
+ * including this page. The exact count of a settled filter (`isSettled`) is counted once and kept.
  */
 export async function listPayments(
   tx: Tx,
@@ -435,9 +466,12 @@ export async function listPayments(
   const before = (page.number - 1) * page.size;
   // Rows up to this page exist only if the page has any: one past the end proves nothing.
   const atLeast = (rows: number) => Math.max(EXACT_COUNT_LIMIT + 1, rows > 0 ? before + rows : 0);
-  const estimateKey = JSON.stringify([business.id, business.parentBusinessId !== null, f]);
-  const recent = estimates.get(estimateKey);
-  const fresh = recent && recent.until > Date.now() ? recent.rows : undefined;
+  const filterKey = JSON.stringify([business.id, business.parentBusinessId !== null, f]);
+  const now = Date.now();
+  const recent = estimates.get(filterKey);
+  const fresh = recent && recent.until > now ? recent.rows : undefined;
+  const settled = isSettled(f, now);
+  const known = settled ? settledCounts.get(filterKey) : undefined;
 
   // The page's ids, planned for the filter's values on every execution (a single-table plan,
   // cheap to make; a kept generic plan would be wrong for one customer's email as for half the
@@ -446,7 +480,7 @@ export async function listPayments(
   const where = filterConditions(business, f);
   const statement = f.search
     ? searchPageIdsStatement(tx, where, page.size, before)
-    : fresh !== undefined
+    : fresh !== undefined || known !== undefined
       ? pageIdsStatement(tx, where, page.size, before)
       : countedPageIdsStatement(tx, where, page.size, before);
   const pageIds = (await withValuesInline<{ id: string; total?: string | number }>(tx, statement)).map((r) => ({
@@ -457,7 +491,11 @@ export async function listPayments(
 
   // A search counts every match exactly; a short page is the last one, and ends the count.
   if (f.search && pageIds.length > 0) return { ids, total: pageIds[0].total! };
-  if (ids.length < page.size && (ids.length > 0 || page.number === 1)) return { ids, total: before + ids.length };
+  if (known !== undefined) return { ids, total: known };
+  if (ids.length < page.size && (ids.length > 0 || page.number === 1)) {
+    if (settled) rememberSettled(filterKey, before + ids.length);
+    return { ids, total: before + ids.length };
+  }
   if (fresh !== undefined) return { ids, total: Math.max(fresh, atLeast(ids.length)) };
 
   // A page past the last match carries no count: then it is counted on its own.
@@ -466,10 +504,13 @@ export async function listPayments(
     const [counted] = await withValuesInline<{ total: string | number }>(tx, cappedCountStatement(tx, where));
     total = Number(counted.total);
   }
-  if (total <= EXACT_COUNT_LIMIT) return { ids, total };
+  if (total <= EXACT_COUNT_LIMIT) {
+    if (settled) rememberSettled(filterKey, total);
+    return { ids, total };
+  }
   const estimate = await estimatedRows(tx, tx.select({ one: sql`1` }).from(payments).where(where).getSQL());
   if (estimates.size >= 1000) estimates.delete(estimates.keys().next().value!);
-  estimates.set(estimateKey, { rows: estimate, until: Date.now() + ESTIMATE_TTL_MS });
+  estimates.set(filterKey, { rows: estimate, until: Date.now() + ESTIMATE_TTL_MS });
   return { ids, total: Math.max(estimate, atLeast(ids.length)) };
 }
 
