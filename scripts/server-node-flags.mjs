@@ -2,15 +2,11 @@
  * V8 flags of the service's server process: `npm start` (scripts/start.mjs) and the one
  * `npm run bench` measures (bench/server.ts) run with the same.
  *
- * --max-semi-space-size=64 (MB; Node 20's default tops out at 16): every request allocates
- * tens of kilobytes of short-lived objects (Request/Response, web streams, rows, JSON), and a
- * larger young generation is scavenged less often. Measured on the note update at 32
- * connections: garbage collection 203 → 115 µs per request (docs/performance.md, change 25),
- * for up to ~130 MB more heap under load. Each scavenge pauses every request in flight for as
- * long as it takes to copy what survives, so this pays only while finished requests do not
- * survive (changes 27-29). 16 MB cost the writes 20-50 % more CPU per request while finished
- * requests still survived scavenges (sixth round); since changes 27-29 six alternating pairs put
- * 16 and 64 MB within a few per cent (eighth round), so the default may do again.
+ * No --max-semi-space-size: V8's default young generation (16 MB at most in Node 20). From
+ * change 25 to change 33 the server ran with 64 MB, which halved garbage collection's share of a
+ * write while finished requests still survived scavenges; since changes 27-29 they do not, the
+ * two sizes cost the same CPU (eighth and tenth rounds), and the default's shorter pauses gave
+ * the lists shorter tails (docs/performance.md, change 33) and the server ~130 MB less heap.
  *
  * --no-allocation-site-pretenuring: V8 otherwise learns, from the objects that did survive a
  * scavenge, to allocate objects from the same allocation sites directly in old space. Under load
@@ -20,4 +16,4 @@
  * without it (docs/performance.md, change 28). A server's long-lived objects are few and made at
  * start-up; it has nothing to gain from pretenuring.
  */
-export const SERVER_NODE_FLAGS = ["--max-semi-space-size=64", "--no-allocation-site-pretenuring"];
+export const SERVER_NODE_FLAGS = ["--no-allocation-site-pretenuring"];
