@@ -52,6 +52,13 @@ async function setColumns(id: string, values: Partial<typeof payments.$inferInse
   await db.update(payments).set(values).where(eq(payments.id, id));
 }
 
+/** A payment created through the API, then moved to `createdAt` (a fixture-only write). */
+async function paymentCreatedAt(b: Biz, createdAt: Date): Promise<string> {
+  const { id } = await createPayment(b);
+  await setColumns(id, { createdAt });
+  return id;
+}
+
 async function setNote(b: Biz, id: string, note: string) {
   const res = await request("PUT", `${paymentsPath(b.businessId)}/${id}/note`, { key: b.apiKey, body: { note } });
   expect(res.status).toBe(200);
@@ -337,12 +344,8 @@ describe("fromTime / toTime", () => {
 
   beforeAll(async () => {
     b = await newBusiness();
-    for (let i = 0; i < 3; i++) {
-      const { id } = await createPayment(b);
-      // Fixture: 10:00:00.000, 11:00:00.000, 12:00:00.000 on T0's day.
-      await setColumns(id, { createdAt: at(i * 3_600_000) });
-      fixed.push(id);
-    }
+    // Fixture: 10:00:00.000, 11:00:00.000, 12:00:00.000 on T0's day.
+    for (let i = 0; i < 3; i++) fixed.push(await paymentCreatedAt(b, at(i * 3_600_000)));
     // One payment keeps the creation time the service gave it (milliseconds, not a round value).
     const { id } = await createPayment(b);
     const res = await request("GET", `${paymentsPath(b.businessId)}/${id}`, { key: b.apiKey });
@@ -398,18 +401,9 @@ describe("totalCount of a settled range", () => {
 
   beforeAll(async () => {
     b = await newBusiness();
-    for (let i = 0; i < 3; i++) {
-      const { id } = await createPayment(b);
-      await setColumns(id, { createdAt: at(i * 60_000) });
-      paid.push(id);
-    }
+    for (let i = 0; i < 3; i++) paid.push(await paymentCreatedAt(b, at(i * 60_000)));
   });
-
-  async function backdated(createdAt: Date): Promise<string> {
-    const { id } = await createPayment(b);
-    await setColumns(id, { createdAt });
-    return id;
-  }
+  const backdated = (createdAt: Date) => paymentCreatedAt(b, createdAt);
 
   it("is counted once: a payment written into the closed range later shows on the page, not in the count", async () => {
     const range = { fromTime: at(0).toISOString(), toTime: at(3_600_000).toISOString() };
