@@ -445,9 +445,10 @@ function isSettled(f: PaymentFilter, now: number): boolean {
 const settledCounts = new Map<string, number>();
 const SETTLED_COUNTS_MAX = 10_000;
 
-function rememberSettled(key: string, total: number): void {
-  if (settledCounts.size >= SETTLED_COUNTS_MAX) settledCounts.delete(settledCounts.keys().next().value!);
-  settledCounts.set(key, total);
+/** Sets `key` in a map kept to `max` entries, the oldest going first. */
+function setBounded<V>(map: Map<string, V>, max: number, key: string, value: V): void {
+  if (map.size >= max) map.delete(map.keys().next().value!);
+  map.set(key, value);
 }
 
 /**
@@ -493,7 +494,7 @@ export async function listPayments(
   if (f.search && pageIds.length > 0) return { ids, total: pageIds[0].total! };
   if (known !== undefined) return { ids, total: known };
   if (ids.length < page.size && (ids.length > 0 || page.number === 1)) {
-    if (settled) rememberSettled(filterKey, before + ids.length);
+    if (settled) setBounded(settledCounts, SETTLED_COUNTS_MAX, filterKey, before + ids.length);
     return { ids, total: before + ids.length };
   }
   if (fresh !== undefined) return { ids, total: Math.max(fresh, atLeast(ids.length)) };
@@ -505,12 +506,11 @@ export async function listPayments(
     total = Number(counted.total);
   }
   if (total <= EXACT_COUNT_LIMIT) {
-    if (settled) rememberSettled(filterKey, total);
+    if (settled) setBounded(settledCounts, SETTLED_COUNTS_MAX, filterKey, total);
     return { ids, total };
   }
   const estimate = await estimatedRows(tx, tx.select({ one: sql`1` }).from(payments).where(where).getSQL());
-  if (estimates.size >= 1000) estimates.delete(estimates.keys().next().value!);
-  estimates.set(filterKey, { rows: estimate, until: Date.now() + ESTIMATE_TTL_MS });
+  setBounded(estimates, 1000, filterKey, { rows: estimate, until: Date.now() + ESTIMATE_TTL_MS });
   return { ids, total: Math.max(estimate, atLeast(ids.length)) };
 }
 
