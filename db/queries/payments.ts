@@ -493,10 +493,12 @@ export async function listPayments(
   // A search counts every match exactly; a short page is the last one, and ends the count.
   if (f.search && pageIds.length > 0) return { ids, total: pageIds[0].total! };
   if (known !== undefined) return { ids, total: known };
-  if (ids.length < page.size && (ids.length > 0 || page.number === 1)) {
-    if (settled) setBounded(settledCounts, SETTLED_COUNTS_MAX, filterKey, before + ids.length);
-    return { ids, total: before + ids.length };
-  }
+  // An exact total, kept when the filter is settled.
+  const exactly = (total: number) => {
+    if (settled) setBounded(settledCounts, SETTLED_COUNTS_MAX, filterKey, total);
+    return { ids, total };
+  };
+  if (ids.length < page.size && (ids.length > 0 || page.number === 1)) return exactly(before + ids.length);
   if (fresh !== undefined) return { ids, total: Math.max(fresh, atLeast(ids.length)) };
 
   // A page past the last match carries no count: then it is counted on its own.
@@ -505,10 +507,7 @@ export async function listPayments(
     const [counted] = await withValuesInline<{ total: string | number }>(tx, cappedCountStatement(tx, where));
     total = Number(counted.total);
   }
-  if (total <= EXACT_COUNT_LIMIT) {
-    if (settled) setBounded(settledCounts, SETTLED_COUNTS_MAX, filterKey, total);
-    return { ids, total };
-  }
+  if (total <= EXACT_COUNT_LIMIT) return exactly(total);
   const estimate = await estimatedRows(tx, tx.select({ one: sql`1` }).from(payments).where(where).getSQL());
   setBounded(estimates, 1000, filterKey, { rows: estimate, until: Date.now() + ESTIMATE_TTL_MS });
   return { ids, total: Math.max(estimate, atLeast(ids.length)) };
