@@ -18,6 +18,8 @@ export async function executeRows<T>(tx: Tx, statement: SQL): Promise<T[]> {
 
 type Handle = {
   db: Db;
+  /** What list pages read through: `db` itself on PGlite (one session). */
+  listDb: Db;
   kind: "pglite" | "postgres";
   close: () => Promise<void>;
   ready: Promise<void>;
@@ -38,8 +40,28 @@ const g = globalThis as unknown as { __paymentsDb?: Handle };
  * network with many concurrent transactions wants a larger pool.
  */
 function poolSize(): number {
-  const n = Number(process.env.DATABASE_POOL_SIZE);
-  return Number.isInteger(n) && n > 0 ? n : 3;
+  return positiveInt(process.env.DATABASE_POOL_SIZE, 3);
+}
+
+/**
+ * List pages get connections of their own, one by default. A list is the API's costliest read
+ * (two statements, ~25 KB of records written by PostgreSQL); pipelined on one connection,
+ * concurrent lists run in PostgreSQL one after another, on one core, while the server's thread
+ * has the other, and their results come back in fewer reads. On the 2-core bench machine, at a
+ * million payments and 8-32 concurrent lists, two alternating pairs served 4-13 % and 18-44 %
+ * more lists per second, with less CPU on both sides and a shorter p99 at 32 connections
+ * (docs/performance.md, change 34). Writes and
+ * transactions keep the main pool, so a burst of lists never holds the connections they need,
+ * and several commits can share a WAL flush. A database server with cores to spare wants more
+ * (DATABASE_LIST_POOL_SIZE).
+ */
+function listPoolSize(): number {
+  return positiveInt(process.env.DATABASE_LIST_POOL_SIZE, 1);
+}
+
+function positiveInt(value: string | undefined, fallback: number): number {
+  const n = Number(value);
+  return Number.isInteger(n) && n > 0 ? n : fallback;
 }
 
 /**
@@ -63,9 +85,18 @@ async function open(): Promise<Omit<Handle, "ready">> {
   if (cfg.databaseUrl) {
     const { url, host } = postgresConnection(cfg.databaseUrl);
     const client = postgres(url, { ...common, ...(host ? { host } : {}), max: poolSize() });
+    // postgres.js connects on first use: no connection is opened for lists until one is asked for.
+    const listClient = postgres(url, { ...common, ...(host ? { host } : {}), max: listPoolSize() });
     const db = drizzle({ client, schema });
     await migrate(db, { migrationsFolder });
-    return { db: db as unknown as Db, kind: "postgres", close: () => client.end() };
+    return {
+      db: db as unknown as Db,
+      listDb: drizzle({ client: listClient, schema }) as unknown as Db,
+      kind: "postgres",
+      close: async () => {
+        await Promise.all([client.end(), listClient.end()]);
+      },
+    };
   }
 
   let dataDir: string | undefined;
@@ -92,7 +123,7 @@ async function open(): Promise<Omit<Handle, "ready">> {
   try {
     const db = drizzle({ client, schema });
     await migrate(db, { migrationsFolder });
-    return { db: db as unknown as Db, kind: "pglite", close: closeAll, exited: embedded.exited };
+    return { db: db as unknown as Db, listDb: db as unknown as Db, kind: "pglite", close: closeAll, exited: embedded.exited };
   } catch (err) {
     await closeAll().catch(() => {});
     throw err;
@@ -104,10 +135,12 @@ function handle(): Handle {
     const opened = open();
     const h: Handle = {
       db: undefined as unknown as Db,
+      listDb: undefined as unknown as Db,
       kind: config().databaseUrl ? "postgres" : "pglite",
       close: async () => (await opened).close(),
       ready: opened.then((o) => {
         h.db = o.db;
+        h.listDb = o.listDb;
         // A crashed embedded database is not cached either: the next call starts it again.
         o.exited?.then(() => {
           if (g.__paymentsDb === h) g.__paymentsDb = undefined;
@@ -128,6 +161,13 @@ export async function getDb(): Promise<Db> {
   const h = handle();
   await h.ready;
   return h.db;
+}
+
+/** The handle list pages read through (`listPoolSize`): the same database, other connections. */
+export async function getListDb(): Promise<Db> {
+  const h = handle();
+  await h.ready;
+  return h.listDb;
 }
 
 export function databaseKind(): "pglite" | "postgres" {

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { getDb } from "@/db/client";
+import { getDb, getListDb } from "@/db/client";
 import { payments } from "@/db/schema";
 import { EXACT_COUNT_LIMIT, SETTLED_AFTER_MS } from "@/db/queries/payments";
 import { PaymentListSchema } from "@/lib/payments/schemas";
@@ -726,5 +726,36 @@ describe("totalCount above EXACT_COUNT_LIMIT", () => {
     expect(far.totalCount).toBeLessThan(599 * 20);
     // …and the same once the estimate is remembered.
     expect((await listOk(b, "?PageNumber=600&fromAmount=0")).totalCount).toBe(far.totalCount);
+  });
+});
+
+describe.runIf(process.env.DATABASE_URL)("lists on PostgreSQL", () => {
+  it("read through a connection of their own: writes and fetches go on while it is busy, lists wait for it", async () => {
+    const b = await newBusiness();
+    const first = await createPayment(b);
+    // DATABASE_LIST_POOL_SIZE is unset in the tests: lists have one connection. Hold it.
+    const listDb = await getListDb();
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let holding = false;
+    const held = listDb.transaction(async (tx) => {
+      await tx.select({ id: payments.id }).from(payments).where(eq(payments.id, first.id));
+      holding = true;
+      await gate;
+    });
+    try {
+      await expect.poll(() => holding, { timeout: 5_000 }).toBe(true);
+      let listed = false;
+      const pending = listOk(b).then((page) => ((listed = true), page));
+      const second = await createPayment(b);
+      const fetched = await request("GET", `${paymentsPath(b.businessId)}/${second.id}`, { key: b.apiKey });
+      expect(fetched.status).toBe(200);
+      expect(listed).toBe(false);
+      release();
+      expect((await pending).items.map((p) => p.id)).toEqual([second.id, first.id]);
+    } finally {
+      release();
+      await held;
+    }
   });
 });

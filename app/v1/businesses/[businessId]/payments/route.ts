@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { getListDb } from "@/db/client";
 import { businessIdParam, otherMethods, withApiKey } from "@/lib/http/route";
 import { readJsonBody, parseWith } from "@/lib/http/parse";
 import { envelope, envelopeJson } from "@/lib/http/respond";
@@ -17,9 +18,9 @@ export const POST = withApiKey(params, async ({ req, db, business }) => {
   return envelope(req, await createPayment(db, business, body, idempotency));
 });
 
-export const GET = withApiKey(params, async ({ req, db, business }) => {
+export const GET = withApiKey(params, async ({ req, business }) => {
   const query = parseListQuery(new URL(req.url).searchParams);
-  return envelopeJson(req, paymentListJson(await listPayments(db, business, query)));
+  return envelopeJson(req, paymentListJson(await listPayments(await getListDb(), business, query)));
 });
 
 export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods(["GET", "POST"]);
