@@ -86,7 +86,18 @@ async function open(): Promise<Omit<Handle, "ready">> {
     const { url, host } = postgresConnection(cfg.databaseUrl);
     const client = postgres(url, { ...common, ...(host ? { host } : {}), max: poolSize() });
     // postgres.js connects on first use: no connection is opened for lists until one is asked for.
-    const listClient = postgres(url, { ...common, ...(host ? { host } : {}), max: listPoolSize() });
+    const listClient = postgres(url, {
+      ...common,
+      ...(host ? { host } : {}),
+      max: listPoolSize(),
+      // The one named statement with parameters lists run is the records' (`id = any($1)`,
+      // primary-key lookups whatever the ids). Left to choose, PostgreSQL keeps planning it
+      // anew when its first five pages were short ones (a few search matches), since a custom
+      // plan for 3 ids looks cheaper than the generic plan: ~0.35 ms more per list in the
+      // database (docs/performance.md, change 35). The page's own statements carry their values
+      // inline and are planned for them whatever this says.
+      connection: { plan_cache_mode: "force_generic_plan" },
+    });
     const db = drizzle({ client, schema });
     await migrate(db, { migrationsFolder });
     return {

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { eq } from "drizzle-orm";
-import { getDb, getListDb } from "@/db/client";
+import { eq, sql } from "drizzle-orm";
+import { executeRows, getDb, getListDb } from "@/db/client";
 import { payments } from "@/db/schema";
 import { EXACT_COUNT_LIMIT, SETTLED_AFTER_MS } from "@/db/queries/payments";
 import { PaymentListSchema } from "@/lib/payments/schemas";
@@ -730,6 +730,20 @@ describe("totalCount above EXACT_COUNT_LIMIT", () => {
 });
 
 describe.runIf(process.env.DATABASE_URL)("lists on PostgreSQL", () => {
+  it("load a page's records by a generic plan, even when the first pages were short", async () => {
+    const b = await newBusiness();
+    await createPayment(b);
+    for (let i = 0; i < 7; i++) expect((await listOk(b)).items).toHaveLength(1);
+    // DATABASE_LIST_POOL_SIZE is unset: one list connection, whose session this reads.
+    const plans = await executeRows<{ generic_plans: string; custom_plans: string }>(
+      await getListDb(),
+      sql`select generic_plans, custom_plans from pg_prepared_statements where statement like '%= any($1::uuid[])%'`,
+    );
+    expect(plans).toHaveLength(1);
+    expect(Number(plans[0].generic_plans)).toBeGreaterThanOrEqual(7);
+    expect(Number(plans[0].custom_plans)).toBe(0);
+  });
+
   it("read through a connection of their own: writes and fetches go on while it is busy, lists wait for it", async () => {
     const b = await newBusiness();
     const first = await createPayment(b);
