@@ -50,10 +50,9 @@ function poolSize(): number {
  * has the other, and their results come back in fewer reads. On the 2-core bench machine, at a
  * million payments and 8-32 concurrent lists, two alternating pairs served 4-13 % and 18-44 %
  * more lists per second, with less CPU on both sides and a shorter p99 at 32 connections
- * (docs/performance.md, change 34). Writes and
- * transactions keep the main pool, so a burst of lists never holds the connections they need,
- * and several commits can share a WAL flush. A database server with cores to spare wants more
- * (DATABASE_LIST_POOL_SIZE).
+ * (docs/performance.md, change 34). Writes and transactions keep the main pool, so a burst of
+ * lists never holds the connections they need, and several commits can share a WAL flush. A
+ * database server with cores to spare wants more (DATABASE_LIST_POOL_SIZE).
  */
 function listPoolSize(): number {
   return positiveInt(process.env.DATABASE_LIST_POOL_SIZE, 1);
@@ -84,11 +83,11 @@ async function open(): Promise<Omit<Handle, "ready">> {
 
   if (cfg.databaseUrl) {
     const { url, host } = postgresConnection(cfg.databaseUrl);
-    const client = postgres(url, { ...common, ...(host ? { host } : {}), max: poolSize() });
+    const options = { ...common, ...(host ? { host } : {}) };
+    const client = postgres(url, { ...options, max: poolSize() });
     // postgres.js connects on first use: no connection is opened for lists until one is asked for.
     const listClient = postgres(url, {
-      ...common,
-      ...(host ? { host } : {}),
+      ...options,
       max: listPoolSize(),
       // The one named statement with parameters lists run is the records' (`id = any($1)`,
       // primary-key lookups whatever the ids). Left to choose, PostgreSQL keeps planning it
