@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { eq, sql } from "drizzle-orm";
 import { executeRows, getDb, getListDb } from "@/db/client";
 import { payments } from "@/db/schema";
@@ -675,7 +675,7 @@ describe("sub-businesses and onBehalfOfBusinessId", () => {
 
 describe("totalCount above EXACT_COUNT_LIMIT", () => {
   // More matches than the exact count reads: seeded in bulk (bench/seed.ts, the API's row shape).
-  const N = EXACT_COUNT_LIMIT + 50;
+  const N = EXACT_COUNT_LIMIT + 300;
   let b: Biz;
   let exact: (where: string) => Promise<number>;
 
@@ -726,6 +726,31 @@ describe("totalCount above EXACT_COUNT_LIMIT", () => {
     expect(far.totalCount).toBeLessThan(599 * 20);
     // …and the same once the estimate is remembered.
     expect((await listOk(b, "?PageNumber=600&fromAmount=0")).totalCount).toBe(far.totalCount);
+  });
+
+  it("a filter that only gains matches is not counted again once above it; one that can lose matches is", async () => {
+    // Seeded payments of the last hour await payment; the rest are in a terminal status, which a
+    // payment enters once and never leaves. Both filters match more than EXACT_COUNT_LIMIT.
+    const terminal = q({ statuses: "COMPLETED" }) + "&statuses=EXPIRED&statuses=CANCELLED&statuses=FAILED";
+    const withOpen = `${terminal}&statuses=AWAITING_PAYMENT`;
+    expect((await listOk(b, terminal)).totalCount).toBeGreaterThan(EXACT_COUNT_LIMIT);
+    expect((await listOk(b, withOpen)).totalCount).toBeGreaterThan(EXACT_COUNT_LIMIT);
+    // A fixture-only write the service never makes: the 300 oldest (terminal) payments leave the
+    // business, which takes both filters to at most EXACT_COUNT_LIMIT matches.
+    const db = await getDb();
+    const other = await newBusiness();
+    const move = (from: number, to: number, limit = "") =>
+      query(db, `update payments set business_id = ${to} where id in (select id from payments where business_id = ${from} order by created_at${limit})`);
+    await move(b.businessId, other.businessId, " limit 300");
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      vi.setSystemTime(Date.now() + 60_000); // past the estimates' lifetime
+      expect((await listOk(b, terminal)).totalCount).toBeGreaterThan(EXACT_COUNT_LIMIT);
+      expect((await listOk(b, withOpen)).totalCount).toBe(N - 300);
+    } finally {
+      vi.useRealTimers();
+      await move(other.businessId, b.businessId);
+    }
   });
 });
 

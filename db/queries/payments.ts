@@ -6,6 +6,7 @@ import type { Business, ChargeRow, TransferRow } from "../schema";
 import { RECORD_CUSTOMER_COLUMNS, RECORD_IP_COLUMNS, type CustomerWithIps } from "./customers";
 import { recordsJsonStatement } from "./payment-record-json";
 import type { PaymentStatus } from "@/lib/payments/status";
+import { isTerminal } from "@/lib/payments/transitions";
 
 /**
  * Which payments a business sees: a sub-business (one with a parent) sees the payments made
@@ -437,6 +438,27 @@ function isSettled(f: PaymentFilter, now: number): boolean {
 }
 
 /**
+ * Whether a filter's matches can only grow: it narrows by columns written once when the payment
+ * is created (account, `onBehalfOfBusinessId`, `amount`, a `createdAt` range) and, if by status,
+ * only by terminal ones, which a payment enters once and never leaves. Payments are never
+ * deleted. Coin and searched text can change while a payment is open, and an open status is
+ * left, so a filter on any of them can lose matches.
+ */
+function onlyGains(f: PaymentFilter): boolean {
+  return !f.coins?.length && !f.search && (f.statuses ?? []).every(isTerminal);
+}
+
+/**
+ * Filters that only gain matches (`onlyGains`) and were once counted above EXACT_COUNT_LIMIT:
+ * they stay above it, so they are never counted again and only their estimate is refreshed.
+ * Counting 10 001 index entries took 1.5-2.5 ms of PostgreSQL and 7-25 ms of PGlite's one
+ * session at a million payments, every ESTIMATE_TTL_MS, holding up every query queued behind
+ * it (docs/performance.md, change 36). Bounded as `settledCounts`.
+ */
+const aboveLimit = new Map<string, true>();
+const ABOVE_LIMIT_MAX = 10_000;
+
+/**
  * Exact counts (at most EXACT_COUNT_LIMIT) of settled filters, kept: a closed period's report is
  * asked for again and again, and counting its ~3 000 index entries was most of such a list's
  * cost in the database (PGlite's WebAssembly above all; docs/performance.md, change 32). Bounded:
@@ -456,7 +478,8 @@ function setBounded<V>(map: Map<string, V>, max: number, key: string, value: V):
  * last one (fewer rows than the page size) or when at most EXACT_COUNT_LIMIT payments match;
  * above that the planner's estimate, reused for ESTIMATE_TTL_MS (counting a million rows exactly
  * costs far more than the page; see docs/performance.md). Never less than the rows up to and
- * including this page. The exact count of a settled filter (`isSettled`) is counted once and kept.
+ * including this page. The exact count of a settled filter (`isSettled`) is counted once and kept;
+ * a filter that only gains matches (`onlyGains`) is no longer counted once it is above the limit.
  */
 export async function listPayments(
   tx: Tx,
@@ -473,6 +496,7 @@ export async function listPayments(
   const fresh = recent && recent.until > now ? recent.rows : undefined;
   const settled = isSettled(f, now);
   const known = settled ? settledCounts.get(filterKey) : undefined;
+  const counted = known !== undefined || aboveLimit.has(filterKey);
 
   // The page's ids, planned for the filter's values on every execution (a single-table plan,
   // cheap to make; a kept generic plan would be wrong for one customer's email as for half the
@@ -481,7 +505,7 @@ export async function listPayments(
   const where = filterConditions(business, f);
   const statement = f.search
     ? searchPageIdsStatement(tx, where, page.size, before)
-    : fresh !== undefined || known !== undefined
+    : fresh !== undefined || counted
       ? pageIdsStatement(tx, where, page.size, before)
       : countedPageIdsStatement(tx, where, page.size, before);
   const pageIds = (await withValuesInline<{ id: string; total?: string | number }>(tx, statement)).map((r) => ({
@@ -501,13 +525,16 @@ export async function listPayments(
   if (ids.length < page.size && (ids.length > 0 || page.number === 1)) return exactly(before + ids.length);
   if (fresh !== undefined) return { ids, total: Math.max(fresh, atLeast(ids.length)) };
 
-  // A page past the last match carries no count: then it is counted on its own.
-  let total = pageIds[0]?.total;
-  if (total === undefined) {
-    const [counted] = await withValuesInline<{ total: string | number }>(tx, cappedCountStatement(tx, where));
-    total = Number(counted.total);
+  if (!counted) {
+    // A page past the last match carries no count: then it is counted on its own.
+    let total = pageIds[0]?.total;
+    if (total === undefined) {
+      const [row] = await withValuesInline<{ total: string | number }>(tx, cappedCountStatement(tx, where));
+      total = Number(row.total);
+    }
+    if (total <= EXACT_COUNT_LIMIT) return exactly(total);
+    if (onlyGains(f)) setBounded(aboveLimit, ABOVE_LIMIT_MAX, filterKey, true);
   }
-  if (total <= EXACT_COUNT_LIMIT) return exactly(total);
   const estimate = await estimatedRows(tx, tx.select({ one: sql`1` }).from(payments).where(where).getSQL());
   setBounded(estimates, 1000, filterKey, { rows: estimate, until: Date.now() + ESTIMATE_TTL_MS });
   return { ids, total: Math.max(estimate, atLeast(ids.length)) };
