@@ -27,6 +27,8 @@ export type Options = {
   force: boolean;
   /** Extra arguments for the server's node process, e.g. `--cpu-prof`. */
   serverNodeArgs: string[];
+  /** Keep the seeded store and reuse it on the next run with as many payments (bench/store.ts). */
+  reuseStore: boolean;
 };
 
 const USAGE = `npm run bench -- [options]
@@ -43,6 +45,9 @@ const USAGE = `npm run bench -- [options]
   --port P                    server port (default 3210)
   --server-node-args "..."    extra node flags for the server (e.g. "--cpu-prof --cpu-prof-dir=bench/results/prof")
   --force                     allow resetting a PostgreSQL database not named *bench*
+  --reuse-store               keep the seeded store, and reuse it in a later run with the same --payments
+                              instead of seeding again (A/B pairs at a million; what a run writes stays
+                              in the store, so not for figures of record; not with --scale)
 Environment: BENCH_SERVER_LOG=file appends the server's standard output to file (e.g. with --server-node-args "--trace-gc")`;
 
 const ints = (s: string) => s.split(",").map((v) => {
@@ -67,6 +72,7 @@ export function parseOptions(argv: string[]): Options {
     databaseUrl: process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/bench",
     force: false,
     serverNodeArgs: [],
+    reuseStore: false,
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -97,11 +103,13 @@ export function parseOptions(argv: string[]): Options {
       case "--skip-build": o.skipBuild = true; break;
       case "--port": o.port = ints(next())[0]; break;
       case "--force": o.force = true; break;
+      case "--reuse-store": o.reuseStore = true; break;
       case "--server-node-args": o.serverNodeArgs = next().split(" ").filter(Boolean); break;
       case "--help": case "-h": console.log(USAGE); process.exit(0); break;
       default: throw new Error(`unknown option ${a}\n\n${USAGE}`);
     }
   }
   if (o.scale) o.scale.sort((a, b) => a - b);
+  if (o.scale && o.reuseStore) throw new Error(`--reuse-store seeds once, --scale in steps: not both\n\n${USAGE}`);
   return o;
 }

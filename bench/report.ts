@@ -14,6 +14,8 @@ export type RunResult = {
   startedAt: string;
   database: "pglite" | "postgres";
   payments: number;
+  /** `--reuse-store`: the store was seeded by an earlier run (and holds what runs since wrote). */
+  reusedStore?: boolean;
   secondsPerRun: number;
   /** Rounds of the sweep; `sweep` holds each figure's median round. */
   repeat?: number;

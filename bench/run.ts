@@ -168,16 +168,21 @@ async function main(opts: Options) {
     startedAt: new Date().toISOString(),
     database: kind,
     payments: opts.scale ? opts.scale[opts.scale.length - 1] : opts.payments,
+    ...(target.stored ? { reusedStore: true } : {}),
     secondsPerRun: opts.duration,
     repeat: opts.repeat,
     machine: machine(),
   };
   try {
-    const db = await openDb();
-    const main = await createBenchBusiness(db, "Bench shop");
-    await closeDb();
-    const fixture: Fixture = { ...main, paymentIds: [], anchor: new Date() };
-    log(`${kind}: ${target.databaseUrl ?? target.dataDir}`);
+    let fixture: Fixture;
+    if (target.stored) fixture = target.stored.fixture;
+    else {
+      const db = await openDb();
+      fixture = { ...(await createBenchBusiness(db, "Bench shop")), paymentIds: [], anchor: new Date() };
+      await closeDb();
+    }
+    const reused = target.stored ? ` (reused: seeded with ${opts.payments.toLocaleString("en")} payments by an earlier run)` : "";
+    log(`${kind}: ${target.databaseUrl ?? target.dataDir}${reused}`);
 
     if (opts.scale) {
       result.scale = [];
@@ -194,13 +199,16 @@ async function main(opts: Options) {
       await closeDb();
       console.log(`\n${scaleTable(result, result.scale)}\n`);
     } else {
-      await seedTo(fixture, 1, opts.payments);
+      if (!target.stored) {
+        await seedTo(fixture, 1, opts.payments);
+        target.keep(fixture);
+      }
       const s = await withServer(target, (server) => sweep(server, fixture, opts.only, opts.connections, true));
       result.sweep = s.median;
       if (opts.repeat > 1) result.rounds = s.rounds;
       if (opts.background) {
         const db3 = await openDb();
-        result.background = await measureBackground(db3, main, { expiring: 10_000, lagEvents: 500, lagRate: 100 });
+        result.background = await measureBackground(db3, fixture, { expiring: 10_000, lagEvents: 500, lagRate: 100 });
         await closeDb();
       }
       console.log(`\n${sweepTable(result, result.sweep)}`);

@@ -1,9 +1,11 @@
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import postgres from "postgres";
 import type { DbKind, Options } from "./options";
+import type { Fixture } from "./scenarios";
+import { forgetStored, readStored, writeStored, type StoredFixture } from "./store";
 import { postgresConnection } from "@/db/postgres-url";
 
 /** The database a run uses, and the secrets the server and the bench process share. */
@@ -14,6 +16,10 @@ export type Target = {
   apiKeySecret: string;
   adminToken: string;
   cleanup: () => void;
+  /** With `--reuse-store`: the fixture of a store seeded by an earlier run, which this one measures again. */
+  stored?: StoredFixture;
+  /** With `--reuse-store`: keeps the fixture of the store this run seeded, for later runs. */
+  keep: (fixture: Fixture) => void;
 };
 
 /**
@@ -22,15 +28,42 @@ export type Target = {
  * one whose name contains "bench", unless --force.
  */
 export async function prepareTarget(kind: DbKind, o: Options): Promise<Target> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "cryptopay-bench-"));
+  const storeDir = path.join(os.tmpdir(), "cryptopay-bench-store");
+  const file =
+    kind === "pglite"
+      ? path.join(storeDir, "fixture.json")
+      : path.join(os.tmpdir(), `cryptopay-bench-store-${encodeURIComponent(o.databaseUrl)}.json`);
+  let stored = o.reuseStore ? readStored(file, o.payments) : undefined;
+  let dataDir: string;
+  if (!o.reuseStore) dataDir = mkdtempSync(path.join(os.tmpdir(), "cryptopay-bench-"));
+  else {
+    // PGlite's store is a directory of its own, kept between runs; its fixture lives inside it.
+    dataDir = storeDir;
+    if (kind === "pglite" && !(stored && existsSync(path.join(dataDir, "pgdata")))) {
+      stored = undefined;
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+    mkdirSync(dataDir, { recursive: true });
+  }
+  const secrets = {
+    apiKeySecret: stored?.apiKeySecret ?? randomBytes(32).toString("base64url"),
+    adminToken: stored?.adminToken ?? `adm_${randomBytes(24).toString("base64url")}`,
+  };
   const base = {
     kind,
     dataDir,
-    apiKeySecret: randomBytes(32).toString("base64url"),
-    adminToken: `adm_${randomBytes(24).toString("base64url")}`,
-    cleanup: () => rmSync(dataDir, { recursive: true, force: true }),
+    ...secrets,
+    cleanup: () => {
+      if (!o.reuseStore) rmSync(dataDir, { recursive: true, force: true });
+    },
+    keep: (fixture: Fixture) => {
+      if (o.reuseStore) writeStored(file, { payments: o.payments, fixture, ...secrets });
+    },
   };
-  if (kind === "pglite") return { ...base, databaseUrl: undefined };
+  if (kind === "pglite") {
+    if (o.reuseStore && !stored) forgetStored(file);
+    return { ...base, databaseUrl: undefined, stored };
+  }
 
   const url = new URL(o.databaseUrl);
   const name = decodeURIComponent(url.pathname.slice(1));
@@ -52,11 +85,22 @@ export async function prepareTarget(kind: DbKind, o: Options): Promise<Target> {
   }
   const sql = connect(url);
   try {
-    await sql.unsafe("drop schema if exists public cascade; drop schema if exists drizzle cascade; create schema public;");
+    // A kept fixture whose business no longer has its payments (the database was reset since)
+    // is seeded again.
+    if (stored) {
+      const seeded = await sql
+        .unsafe<{ n: number }[]>(`select count(*)::int as n from payments where business_id = ${Number(stored.fixture.businessId)}`)
+        .catch(() => [{ n: 0 }]);
+      if (seeded[0].n < stored.payments) stored = undefined;
+    }
+    if (!stored) {
+      forgetStored(file);
+      await sql.unsafe("drop schema if exists public cascade; drop schema if exists drizzle cascade; create schema public;");
+    }
   } finally {
     await sql.end();
   }
-  return { ...base, databaseUrl: url.toString() };
+  return { ...base, databaseUrl: url.toString(), stored };
 }
 
 /** The environment the service reads (lib/config), for the server and for this process. */
