@@ -76,9 +76,10 @@ async function open(): Promise<Omit<Handle, "ready">> {
   const { default: postgres } = await import("postgres");
   const { drizzle } = await import("drizzle-orm/postgres-js");
   const { migrate } = await import("drizzle-orm/postgres-js/migrator");
-  // Hot statements are prepared (db/prepared.ts) and may settle on a generic plan; the list
-  // filters' statements are sent unnamed with their values inline, so each is planned for its
-  // own values (withValuesInline in db/queries/payments.ts).
+  // Hot statements are prepared (db/prepared.ts) and may settle on a generic plan, the first
+  // page of an unfiltered, one-status or time-range list among them; the other lists' statements
+  // are sent unnamed with their values inline, so each is planned for its own values
+  // (withValuesInline and firstPageShape in db/queries/payments.ts).
   const common = { onnotice: () => {} };
 
   if (cfg.databaseUrl) {
@@ -89,12 +90,13 @@ async function open(): Promise<Omit<Handle, "ready">> {
     const listClient = postgres(url, {
       ...options,
       max: listPoolSize(),
-      // The one named statement with parameters lists run is the records' (`id = any($1)`,
-      // primary-key lookups whatever the ids). Left to choose, PostgreSQL keeps planning it
-      // anew when its first five pages were short ones (a few search matches), since a custom
-      // plan for 3 ids looks cheaper than the generic plan: ~0.35 ms more per list in the
-      // database (docs/performance.md, change 35). The page's own statements carry their values
-      // inline and are planned for them whatever this says.
+      // The named statements lists run are the records' (`id = any($1)`, primary-key lookups
+      // whatever the ids) and the first pages of the plain filters (walks of a list index
+      // whatever the values). Left to choose, PostgreSQL keeps planning the records anew when its
+      // first five pages were short ones (a few search matches), since a custom plan for 3 ids
+      // looks cheaper than the generic plan: ~0.35 ms more per list in the database
+      // (docs/performance.md, change 35). The other pages carry their values inline and are
+      // planned for them whatever this says.
       connection: { plan_cache_mode: "force_generic_plan" },
     });
     const db = drizzle({ client, schema });

@@ -754,6 +754,36 @@ describe("totalCount above EXACT_COUNT_LIMIT", () => {
   });
 });
 
+describe("first pages of the plain filters", () => {
+  // Unfiltered, one status, a time range: their first page is a named statement whose generic
+  // plan walks the list's index (firstPageShape in db/queries/payments.ts).
+  it("run as named statements on a generic plan, with each list's own page size and values", async () => {
+    const b = await newBusiness();
+    const made: string[] = []; // oldest first
+    for (let i = 0; i < 4; i++) made.push(await paymentCreatedAt(b, at(i * 60_000)));
+    await setColumns(made[0], { status: "EXPIRED" });
+    const range = { fromTime: at(60_000).toISOString(), toTime: at(2 * 60_000).toISOString() };
+    for (let i = 0; i < 7; i++) {
+      expect(await ids(b, q({ PageSize: 2 }))).toEqual([made[3], made[2]]);
+      expect(await ids(b, q({ PageSize: 3 }))).toEqual([made[3], made[2], made[1]]);
+      expect(await ids(b, q({ statuses: "EXPIRED" }))).toEqual([made[0]]);
+      expect(await listOk(b, q({ ...range, statuses: "AWAITING_PAYMENT" }))).toMatchObject({ totalCount: 2 });
+      expect(await ids(b, q({ ...range, statuses: "AWAITING_PAYMENT" }))).toEqual([made[2], made[1]]);
+    }
+    const statements = await executeRows<{ statement: string; generic_plans: string }>(
+      await getListDb(),
+      sql`select statement, generic_plans from pg_prepared_statements where statement like 'select "id"%from "payments" where%'`,
+    );
+    const generic = (test: (text: string) => boolean) =>
+      statements.filter((s) => test(s.statement)).reduce((n, s) => n + Number(s.generic_plans), 0);
+    const byStatus = (t: string) => t.includes('"status" = $');
+    const byTime = (t: string) => t.includes('"created_at" >= $');
+    expect(generic((t) => !byStatus(t) && !byTime(t))).toBeGreaterThan(0);
+    expect(generic((t) => byStatus(t) && !byTime(t))).toBeGreaterThan(0);
+    expect(generic((t) => byStatus(t) && byTime(t))).toBeGreaterThan(0);
+  });
+});
+
 describe.runIf(process.env.DATABASE_URL)("lists on PostgreSQL", () => {
   it("load a page's records by a generic plan, even when the first pages were short", async () => {
     const b = await newBusiness();

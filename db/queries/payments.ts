@@ -330,7 +330,9 @@ export const EXACT_COUNT_LIMIT = 10_000;
 const ESTIMATE_TTL_MS = 10_000;
 
 /** The page's ids: newest first (`createdAt desc, id desc`, the list indexes' order). */
-function pageIdsStatement(tx: Tx, where: SQL, limit: number, offset: number) {
+type Limit = number | ReturnType<typeof sql.placeholder>;
+
+function pageIdsStatement(tx: Tx, where: SQL, limit: Limit, offset: number) {
   return tx.select({ id: payments.id }).from(payments).where(where).orderBy(...NEWEST_FIRST).limit(limit).offset(offset);
 }
 
@@ -362,7 +364,7 @@ function cappedCountStatement(tx: Tx, where: SQL) {
  * over the first EXACT_COUNT_LIMIT + 1 rows: materialising those for the window cost ~3× the
  * separate count on PostgreSQL.
  */
-function countedPageIdsStatement(tx: Tx, where: SQL, limit: number, offset: number) {
+function countedPageIdsStatement(tx: Tx, where: SQL, limit: Limit, offset: number) {
   return tx
     .select({ id: payments.id, total: sql<number>`(${cappedCountStatement(tx, where)})`.mapWith(Number).as("total") })
     .from(payments)
@@ -370,6 +372,53 @@ function countedPageIdsStatement(tx: Tx, where: SQL, limit: number, offset: numb
     .orderBy(...NEWEST_FIRST)
     .limit(limit)
     .offset(offset);
+}
+
+/**
+ * The shape of a first page whose best plan is the same whatever the filter's values: the
+ * account's own payments, newest first, narrowed at most by one status and a `createdAt` range.
+ * The list indexes (`payments_business_created_idx`, `payments_business_status_created_idx`)
+ * hold exactly that order for every business, status and range, so the page walks one of them
+ * and stops after `size` entries whether a status is common or rare, a range long or empty.
+ * Undefined for every other list: several statuses, coins, amounts, a search or a
+ * sub-business's scope, whose best plan depends on the values.
+ */
+function firstPageShape(business: Business, f: PaymentFilter, page: { number: number; size: number }): string | undefined {
+  const plain =
+    page.number === 1 &&
+    business.parentBusinessId === null &&
+    f.onBehalfOfBusinessId === undefined &&
+    !f.coins?.length &&
+    !f.search &&
+    f.fromAmount === undefined &&
+    f.toAmount === undefined &&
+    (f.statuses?.length ?? 0) <= 1;
+  return plain ? `${f.statuses?.length ? "status" : "all"}${f.fromTime ? ":from" : ""}${f.toTime ? ":to" : ""}` : undefined;
+}
+
+/**
+ * A first page of such a shape (`firstPageShape`) as a named statement, values as parameters:
+ * PostgreSQL parses it once per connection and settles on its generic plan, the walk of the
+ * shape's index (a parameter for the page size makes the planner assume a tenth of the matches
+ * are wanted, which still leaves that walk the cheapest: no other plan avoids the sort).
+ * Planning the page anew for its inline values cost more than running it: in PGlite 0.24-0.42
+ * ms of planning for 0.06-0.08 ms of execution, and 1.67 against 0.60 ms per status page in all
+ * (docs/performance.md, change 37). Later pages are planned for their offset, inline.
+ */
+function namedFirstPage(tx: Tx, shape: string, f: PaymentFilter, counted: boolean) {
+  const name = `listFirstPage:${shape}:${counted ? "counted" : "page"}`;
+  const statement = prepared(tx, name, () => {
+    const ph = sql.placeholder;
+    const where = and(
+      sql`${payments.businessId} = ${ph("businessId")}`,
+      f.statuses?.length ? sql`${payments.status} = ${ph("status")}` : undefined,
+      f.fromTime ? sql`${payments.createdAt} >= ${ph("fromTime")}::timestamptz` : undefined,
+      f.toTime ? sql`${payments.createdAt} <= ${ph("toTime")}::timestamptz` : undefined,
+    )!;
+    const query = counted ? countedPageIdsStatement(tx, where, ph("size"), 0) : pageIdsStatement(tx, where, ph("size"), 0);
+    return query.prepare(name.replace(/\W/g, "_"));
+  });
+  return statement;
 }
 
 /**
@@ -498,17 +547,31 @@ export async function listPayments(
   const known = settled ? settledCounts.get(filterKey) : undefined;
   const counted = known !== undefined || aboveLimit.has(filterKey);
 
-  // The page's ids, planned for the filter's values on every execution (a single-table plan,
-  // cheap to make; a kept generic plan would be wrong for one customer's email as for half the
-  // store's status); the caller loads their records by a named statement whose plan is kept
-  // (planning the joins on every execution cost more than running them).
+  // The page's ids: the first page of a plain filter (`firstPageShape`) by a named statement on
+  // its generic plan, any other page planned for the filter's values on every execution (a kept
+  // generic plan would be wrong for one customer's email as for two statuses or a far offset);
+  // the caller loads their records by a named statement whose plan is kept (planning the joins
+  // on every execution cost more than running them).
   const where = filterConditions(business, f);
-  const statement = f.search
-    ? searchPageIdsStatement(tx, where, page.size, before)
-    : fresh !== undefined || counted
-      ? pageIdsStatement(tx, where, page.size, before)
-      : countedPageIdsStatement(tx, where, page.size, before);
-  const pageIds = (await withValuesInline<{ id: string; total?: string | number }>(tx, statement)).map((r) => ({
+  const withCount = !f.search && fresh === undefined && !counted;
+  const shape = firstPageShape(business, f, page);
+  const rows = shape
+    ? await namedFirstPage(tx, shape, f, withCount).execute({
+        size: page.size,
+        businessId: business.id,
+        status: f.statuses?.[0],
+        fromTime: f.fromTime?.toISOString(),
+        toTime: f.toTime?.toISOString(),
+      })
+    : await withValuesInline<{ id: string; total?: string | number }>(
+        tx,
+        f.search
+          ? searchPageIdsStatement(tx, where, page.size, before)
+          : withCount
+            ? countedPageIdsStatement(tx, where, page.size, before)
+            : pageIdsStatement(tx, where, page.size, before),
+      );
+  const pageIds = rows.map((r: { id: string; total?: string | number }) => ({
     id: r.id,
     ...(r.total !== undefined ? { total: Number(r.total) } : {}),
   }));
