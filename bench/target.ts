@@ -34,12 +34,12 @@ export async function prepareTarget(kind: DbKind, o: Options): Promise<Target> {
       ? path.join(storeDir, "fixture.json")
       : path.join(os.tmpdir(), `cryptopay-bench-store-${encodeURIComponent(o.databaseUrl)}.json`);
   let stored = o.reuseStore ? readStored(file, o.payments) : undefined;
-  let dataDir: string;
-  if (!o.reuseStore) dataDir = mkdtempSync(path.join(os.tmpdir(), "cryptopay-bench-"));
-  else {
-    // PGlite's store is a directory of its own, kept between runs; its fixture lives inside it.
-    dataDir = storeDir;
-    if (kind === "pglite" && !(stored && existsSync(path.join(dataDir, "pgdata")))) {
+  // A kept PGlite store is a directory of its own, its fixture inside it; any other run's
+  // DATA_DIR is a fresh temporary one.
+  const keepDir = o.reuseStore && kind === "pglite";
+  const dataDir = keepDir ? storeDir : mkdtempSync(path.join(os.tmpdir(), "cryptopay-bench-"));
+  if (keepDir) {
+    if (!(stored && existsSync(path.join(dataDir, "pgdata")))) {
       stored = undefined;
       rmSync(dataDir, { recursive: true, force: true });
     }
@@ -54,16 +54,13 @@ export async function prepareTarget(kind: DbKind, o: Options): Promise<Target> {
     dataDir,
     ...secrets,
     cleanup: () => {
-      if (!o.reuseStore) rmSync(dataDir, { recursive: true, force: true });
+      if (!keepDir) rmSync(dataDir, { recursive: true, force: true });
     },
     keep: (fixture: Fixture) => {
       if (o.reuseStore) writeStored(file, { payments: o.payments, fixture, ...secrets });
     },
   };
-  if (kind === "pglite") {
-    if (o.reuseStore && !stored) forgetStored(file);
-    return { ...base, databaseUrl: undefined, stored };
-  }
+  if (kind === "pglite") return { ...base, databaseUrl: undefined, stored };
 
   const url = new URL(o.databaseUrl);
   const name = decodeURIComponent(url.pathname.slice(1));

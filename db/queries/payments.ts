@@ -329,9 +329,10 @@ export const EXACT_COUNT_LIMIT = 10_000;
 /** How long an estimate above EXACT_COUNT_LIMIT is reused for the same business and filter. */
 const ESTIMATE_TTL_MS = 10_000;
 
-/** The page's ids: newest first (`createdAt desc, id desc`, the list indexes' order). */
+/** A page's size: a number, or a named statement's parameter. */
 type Limit = number | ReturnType<typeof sql.placeholder>;
 
+/** The page's ids: newest first (`createdAt desc, id desc`, the list indexes' order). */
 function pageIdsStatement(tx: Tx, where: SQL, limit: Limit, offset: number) {
   return tx.select({ id: payments.id }).from(payments).where(where).orderBy(...NEWEST_FIRST).limit(limit).offset(offset);
 }
@@ -407,7 +408,7 @@ function firstPageShape(business: Business, f: PaymentFilter, page: { number: nu
  */
 function namedFirstPage(tx: Tx, shape: string, f: PaymentFilter, counted: boolean) {
   const name = `listFirstPage:${shape}:${counted ? "counted" : "page"}`;
-  const statement = prepared(tx, name, () => {
+  return prepared(tx, name, () => {
     const ph = sql.placeholder;
     const where = and(
       sql`${payments.businessId} = ${ph("businessId")}`,
@@ -418,7 +419,6 @@ function namedFirstPage(tx: Tx, shape: string, f: PaymentFilter, counted: boolea
     const query = counted ? countedPageIdsStatement(tx, where, ph("size"), 0) : pageIdsStatement(tx, where, ph("size"), 0);
     return query.prepare(name.replace(/\W/g, "_"));
   });
-  return statement;
 }
 
 /**
@@ -546,13 +546,15 @@ export async function listPayments(
   const settled = isSettled(f, now);
   const known = settled ? settledCounts.get(filterKey) : undefined;
   const counted = known !== undefined || aboveLimit.has(filterKey);
+  // The filter's WHERE with its values, built only when a statement of them runs.
+  let whereSql: SQL | undefined;
+  const where = () => (whereSql ??= filterConditions(business, f));
 
   // The page's ids: the first page of a plain filter (`firstPageShape`) by a named statement on
   // its generic plan, any other page planned for the filter's values on every execution (a kept
   // generic plan would be wrong for one customer's email as for two statuses or a far offset);
   // the caller loads their records by a named statement whose plan is kept (planning the joins
   // on every execution cost more than running them).
-  const where = filterConditions(business, f);
   const withCount = !f.search && fresh === undefined && !counted;
   const shape = firstPageShape(business, f, page);
   const rows = shape
@@ -566,10 +568,10 @@ export async function listPayments(
     : await withValuesInline<{ id: string; total?: string | number }>(
         tx,
         f.search
-          ? searchPageIdsStatement(tx, where, page.size, before)
+          ? searchPageIdsStatement(tx, where(), page.size, before)
           : withCount
-            ? countedPageIdsStatement(tx, where, page.size, before)
-            : pageIdsStatement(tx, where, page.size, before),
+            ? countedPageIdsStatement(tx, where(), page.size, before)
+            : pageIdsStatement(tx, where(), page.size, before),
       );
   const pageIds = rows.map((r: { id: string; total?: string | number }) => ({
     id: r.id,
@@ -592,13 +594,13 @@ export async function listPayments(
     // A page past the last match carries no count: then it is counted on its own.
     let total = pageIds[0]?.total;
     if (total === undefined) {
-      const [row] = await withValuesInline<{ total: string | number }>(tx, cappedCountStatement(tx, where));
+      const [row] = await withValuesInline<{ total: string | number }>(tx, cappedCountStatement(tx, where()));
       total = Number(row.total);
     }
     if (total <= EXACT_COUNT_LIMIT) return exactly(total);
     if (onlyGains(f)) setBounded(aboveLimit, ABOVE_LIMIT_MAX, filterKey, true);
   }
-  const estimate = await estimatedRows(tx, tx.select({ one: sql`1` }).from(payments).where(where).getSQL());
+  const estimate = await estimatedRows(tx, tx.select({ one: sql`1` }).from(payments).where(where()).getSQL());
   setBounded(estimates, 1000, filterKey, { rows: estimate, until: Date.now() + ESTIMATE_TTL_MS });
   return { ids, total: Math.max(estimate, atLeast(ids.length)) };
 }
