@@ -320,7 +320,7 @@ function searchPattern(search: string): string {
  * `payments_customer_idx`). PostgreSQL ORs the two bitmaps; the email side reads one index
  * entry per customer, not one per payment.
  */
-function searchMatches(pattern: string | ReturnType<typeof sql.placeholder>): SQL {
+function searchMatches(pattern: Value<string>): SQL {
   return sql`(${payments.searchText} like ${pattern} or ${payments.customerId} = any(array(select ${customers.id} from ${customers} where lower(${customers.email}) like ${pattern})))`;
 }
 
@@ -329,8 +329,10 @@ export const EXACT_COUNT_LIMIT = 10_000;
 /** How long an estimate above EXACT_COUNT_LIMIT is reused for the same business and filter. */
 const ESTIMATE_TTL_MS = 10_000;
 
-/** A page's size: a number, or a named statement's parameter. */
-type Limit = number | ReturnType<typeof sql.placeholder>;
+/** A value, or a named statement's parameter. */
+type Value<T> = T | ReturnType<typeof sql.placeholder>;
+/** A page's size. */
+type Limit = Value<number>;
 
 /** The page's ids: newest first (`createdAt desc, id desc`, the list indexes' order). */
 function pageIdsStatement(tx: Tx, where: SQL, limit: Limit, offset: number) {
@@ -338,7 +340,8 @@ function pageIdsStatement(tx: Tx, where: SQL, limit: Limit, offset: number) {
 }
 
 /**
- * A search's page ids with the number of matches in each row (`count(*) over ()`). A trigram
+ * A search's page ids with the number of matches in each row (`count(*) over ()`), for a search
+ * narrowed by other filters too (a plain one: `namedSearchPage`). A trigram
  * search finds every match through the GIN index before it can sort them, so counting them there
  * costs next to nothing, where a separate count would search again. Unfiltered and status lists
  * are different: their page stops after 20 rows of an index walk, and counting would read every
@@ -422,6 +425,58 @@ function namedFirstPage(tx: Tx, shape: string, f: PaymentFilter, counted: boolea
 }
 
 /**
+ * Whether a list is a search and nothing else, on the account's own payments, with a run of three
+ * letters or digits: one trigram at least, so the trigram indexes have an entry to look up (with
+ * none, a GIN scan reads the whole index).
+ */
+function isPlainSearch(business: Business, f: PaymentFilter): boolean {
+  return (
+    !!f.search &&
+    /[\p{L}\p{N}]{3}/u.test(f.search) &&
+    business.parentBusinessId === null &&
+    f.onBehalfOfBusinessId === undefined &&
+    !f.coins?.length &&
+    !f.statuses?.length &&
+    !f.fromTime &&
+    !f.toTime &&
+    f.fromAmount === undefined &&
+    f.toAmount === undefined
+  );
+}
+
+/**
+ * A page of a plain search (`isPlainSearch`) as a named statement, its pattern a parameter. On
+ * PostgreSQL's list connection it runs on its generic plan (change 35's setting): the two trigram
+ * lookups ORed, whatever the pattern. Planning a search for its inline pattern cost ~0.15-0.35
+ * ms of a ~0.75-1.0 ms statement at a million payments (docs/performance.md, change 38). PGlite
+ * leaves the choice to the planner, which plans each pattern anew (its estimate for a given
+ * pattern looks cheaper); what it saves there is the parse and the statement's text.
+ *
+ * The matches are found in a subquery that knows nothing of the account (`offset 0` keeps
+ * PostgreSQL from merging it into the outer query), so no plan can walk the account's list index
+ * instead: for a generic plan the account's share of the store is a guess, and with many
+ * accounts that walk looks cheap, and reads every payment of a large one.
+ */
+function namedSearchPage(tx: Tx) {
+  return prepared(tx, "listSearchPage", () => {
+    const ph = sql.placeholder;
+    return plainSearchPageStatement(tx, ph("pattern"), ph("businessId"), ph("size"), ph("offset")).prepare("list_search_page");
+  });
+}
+
+/** `namedSearchPage`'s statement, with parameters or (for EXPLAIN) values. */
+function plainSearchPageStatement(tx: Tx, pattern: Value<string>, businessId: Value<number>, limit: Limit, offset: Value<number>) {
+  const matches = sql`(select ${payments.id}, ${payments.businessId}, ${payments.createdAt} from ${payments} where ${searchMatches(pattern)} offset 0) m`;
+  return tx
+    .select({ id: sql<string>`m.id`.as("id"), total: sql<number>`count(*) over ()`.mapWith(Number).as("total") })
+    .from(matches)
+    .where(sql`m.business_id = ${businessId}`)
+    .orderBy(sql`m.created_at desc nulls last`, sql`m.id desc nulls last`)
+    .limit(limit)
+    .offset(offset);
+}
+
+/**
  * The list's statements as they run (values inline; the second statement's ids are `$1` in the
  * service): exported so the bench can EXPLAIN them. `matches` is
  * the statement whose planner estimate stands in for the count above EXACT_COUNT_LIMIT.
@@ -430,7 +485,13 @@ export function listPaymentQueries(tx: Tx, business: Business, f: PaymentFilter,
   const where = filterConditions(business, f);
   const offset = (page.number - 1) * page.size;
   return {
-    page: f.search ? searchPageIdsStatement(tx, where, page.size, offset) : pageIdsStatement(tx, where, page.size, offset),
+    // A plain search runs with parameters on its generic plan (namedSearchPage), which at a
+    // million payments has the nodes of this plan for its values.
+    page: isPlainSearch(business, f)
+      ? plainSearchPageStatement(tx, searchPattern(f.search!), business.id, page.size, offset)
+      : f.search
+        ? searchPageIdsStatement(tx, where, page.size, offset)
+        : pageIdsStatement(tx, where, page.size, offset),
     countedPage: countedPageIdsStatement(tx, where, page.size, offset),
     /**
      * The second statement, for the page's ids (the service runs it named, `$1` for the array):
@@ -550,30 +611,36 @@ export async function listPayments(
   let whereSql: SQL | undefined;
   const where = () => (whereSql ??= filterConditions(business, f));
 
-  // The page's ids: the first page of a plain filter (`firstPageShape`) by a named statement on
-  // its generic plan, any other page planned for the filter's values on every execution (a kept
-  // generic plan would be wrong for one customer's email as for two statuses or a far offset);
-  // the caller loads their records by a named statement whose plan is kept (planning the joins
-  // on every execution cost more than running them).
+  // The page's ids. A plain search (`isPlainSearch`) and the first page of a plain filter
+  // (`firstPageShape`) by named statements on their generic plans, whose plan is the same for
+  // every value; any other page planned for the filter's values on every execution (a kept
+  // generic plan would be wrong for a status set, a coin or a far offset). The caller loads
+  // their records by a named statement whose plan is kept (planning the joins on every
+  // execution cost more than running them).
   const withCount = !f.search && fresh === undefined && !counted;
   const shape = firstPageShape(business, f, page);
-  const rows = shape
-    ? await namedFirstPage(tx, shape, f, withCount).execute({
-        size: page.size,
-        businessId: business.id,
-        status: f.statuses?.[0],
-        fromTime: f.fromTime?.toISOString(),
-        toTime: f.toTime?.toISOString(),
-      })
-    : await withValuesInline<{ id: string; total?: string | number }>(
-        tx,
-        f.search
-          ? searchPageIdsStatement(tx, where(), page.size, before)
-          : withCount
-            ? countedPageIdsStatement(tx, where(), page.size, before)
-            : pageIdsStatement(tx, where(), page.size, before),
-      );
-  const pageIds = rows.map((r: { id: string; total?: string | number }) => ({
+  let rows: { id: string; total?: string | number }[];
+  if (isPlainSearch(business, f)) {
+    rows = await namedSearchPage(tx).execute({ pattern: searchPattern(f.search!), businessId: business.id, size: page.size, offset: before });
+  } else if (shape) {
+    rows = await namedFirstPage(tx, shape, f, withCount).execute({
+      size: page.size,
+      businessId: business.id,
+      status: f.statuses?.[0],
+      fromTime: f.fromTime?.toISOString(),
+      toTime: f.toTime?.toISOString(),
+    });
+  } else {
+    rows = await withValuesInline(
+      tx,
+      f.search
+        ? searchPageIdsStatement(tx, where(), page.size, before)
+        : withCount
+          ? countedPageIdsStatement(tx, where(), page.size, before)
+          : pageIdsStatement(tx, where(), page.size, before),
+    );
+  }
+  const pageIds = rows.map((r) => ({
     id: r.id,
     ...(r.total !== undefined ? { total: Number(r.total) } : {}),
   }));
