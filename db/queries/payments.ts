@@ -426,13 +426,13 @@ function namedFirstPage(tx: Tx, shape: string, f: PaymentFilter, counted: boolea
 
 /**
  * Whether a list is a search and nothing else, on the account's own payments, with a run of three
- * letters or digits: one trigram at least, so the trigram indexes have an entry to look up (with
- * none, a GIN scan reads the whole index).
+ * ASCII letters or digits: one trigram at least whatever the database's locale, so the trigram
+ * indexes have an entry to look up (with none, a GIN scan reads the whole index).
  */
 function isPlainSearch(business: Business, f: PaymentFilter): boolean {
   return (
     !!f.search &&
-    /[\p{L}\p{N}]{3}/u.test(f.search) &&
+    /[a-z0-9]{3}/i.test(f.search) &&
     business.parentBusinessId === null &&
     f.onBehalfOfBusinessId === undefined &&
     !f.coins?.length &&
@@ -612,8 +612,8 @@ export async function listPayments(
   const where = () => (whereSql ??= filterConditions(business, f));
 
   // The page's ids. A plain search (`isPlainSearch`) and the first page of a plain filter
-  // (`firstPageShape`) by named statements on their generic plans, whose plan is the same for
-  // every value; any other page planned for the filter's values on every execution (a kept
+  // (`firstPageShape`) by named statements, whose generic plan is their best for every value;
+  // any other page planned for the filter's values on every execution (a kept
   // generic plan would be wrong for a status set, a coin or a far offset). The caller loads
   // their records by a named statement whose plan is kept (planning the joins on every
   // execution cost more than running them).
