@@ -378,6 +378,17 @@ function countedPageIdsStatement(tx: Tx, where: SQL, limit: Limit, offset: numbe
     .offset(offset);
 }
 
+/** Whether a list is of the account's own payments, narrowed by no coin and no amount. */
+function ownScopeWithoutCoinOrAmount(business: Business, f: PaymentFilter): boolean {
+  return (
+    business.parentBusinessId === null &&
+    f.onBehalfOfBusinessId === undefined &&
+    !f.coins?.length &&
+    f.fromAmount === undefined &&
+    f.toAmount === undefined
+  );
+}
+
 /**
  * The shape of a first page whose best plan is the same whatever the filter's values: the
  * account's own payments, newest first, narrowed at most by one status and a `createdAt` range.
@@ -388,15 +399,7 @@ function countedPageIdsStatement(tx: Tx, where: SQL, limit: Limit, offset: numbe
  * sub-business's scope, whose best plan depends on the values.
  */
 function firstPageShape(business: Business, f: PaymentFilter, page: { number: number; size: number }): string | undefined {
-  const plain =
-    page.number === 1 &&
-    business.parentBusinessId === null &&
-    f.onBehalfOfBusinessId === undefined &&
-    !f.coins?.length &&
-    !f.search &&
-    f.fromAmount === undefined &&
-    f.toAmount === undefined &&
-    (f.statuses?.length ?? 0) <= 1;
+  const plain = page.number === 1 && ownScopeWithoutCoinOrAmount(business, f) && !f.search && (f.statuses?.length ?? 0) <= 1;
   return plain ? `${f.statuses?.length ? "status" : "all"}${f.fromTime ? ":from" : ""}${f.toTime ? ":to" : ""}` : undefined;
 }
 
@@ -430,18 +433,7 @@ function namedFirstPage(tx: Tx, shape: string, f: PaymentFilter, counted: boolea
  * indexes have an entry to look up (with none, a GIN scan reads the whole index).
  */
 function isPlainSearch(business: Business, f: PaymentFilter): boolean {
-  return (
-    !!f.search &&
-    /[a-z0-9]{3}/i.test(f.search) &&
-    business.parentBusinessId === null &&
-    f.onBehalfOfBusinessId === undefined &&
-    !f.coins?.length &&
-    !f.statuses?.length &&
-    !f.fromTime &&
-    !f.toTime &&
-    f.fromAmount === undefined &&
-    f.toAmount === undefined
-  );
+  return !!f.search && /[a-z0-9]{3}/i.test(f.search) && ownScopeWithoutCoinOrAmount(business, f) && !f.statuses?.length && !f.fromTime && !f.toTime;
 }
 
 /**
