@@ -1,10 +1,14 @@
 // The embedded database's own thread: PGlite, served over PostgreSQL's wire protocol on a Unix
 // socket, to the same postgres.js driver the service uses with PostgreSQL.
 //
-// Plain JavaScript, loaded by path with `new Worker()` (db/pglite-worker.ts), so Next's bundler
-// never sees it. Why a thread: PGlite executes every statement in WebAssembly on the thread that
-// calls it; in the server's own thread that was 1-2 ms of the request thread per statement and
-// ~6-10 ms per list page (docs/performance.md). Here it runs on the machine's other core.
+// Plain JavaScript, loaded by path with `new Worker()` (db/pglite-worker.ts) where the service
+// runs unbundled (tests, scripts). `next build` follows that `new Worker(path.join(process.cwd(),
+// …))` and bundles this file as a worker entry of its own, so under `npm start` a change here
+// takes effect with the next build (scripts/start.mjs rebuilds when db/ changed).
+//
+// Why a thread: PGlite executes every statement in WebAssembly on the thread that calls it; in
+// the server's own thread that was 1-2 ms of the request thread per statement and ~6-10 ms per
+// list page (docs/performance.md). Here it runs on the machine's other core.
 //
 // Why not @electric-sql/pglite-socket: it calls into PGlite once per protocol message (Parse,
 // Bind, Describe, Execute, Sync: five calls per query) and pins an exact PGlite version. This
