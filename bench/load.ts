@@ -2,7 +2,7 @@ import type { EventEmitter } from "node:events";
 import autocannon from "autocannon";
 import type { CpuMeters } from "./server";
 
-const NO_METERS: CpuMeters = { server: () => NaN, db: () => NaN };
+const NO_METERS: CpuMeters = { server: () => NaN, thread: () => NaN, db: () => NaN };
 
 /** One measurement: successful requests per second and latency percentiles in ms. */
 export type Figures = {
@@ -15,8 +15,18 @@ export type Figures = {
   errors: number;
   /** Server CPU time per request (user + system of the server process), ms; with PGlite it includes the database. */
   cpuMsPerRequest: number;
-  /** PostgreSQL's CPU time per request (every local `postgres` process); absent for PGlite, which the server's includes. */
+  /**
+   * The database's CPU time per request: a local PostgreSQL's (every `postgres` process), or
+   * PGlite's thread's (part of the server's `cpuMsPerRequest` too); absent for a remote database.
+   */
   dbCpuMsPerRequest?: number;
+  /**
+   * How busy the server's request thread was over the measurement: its CPU time ÷ the wall time
+   * (1 = always running). Near 1, that one thread bounds the figure, whatever the cores around it do.
+   */
+  threadBusy?: number;
+  /** The database's CPU time ÷ the wall time, in cores (PGlite's thread: at most 1). */
+  dbBusy?: number;
   /**
    * The no-op route's requests/s measured interleaved with this endpoint (see `measurePaired` in
    * run.ts): the ceiling its `×ceil` ratio divides by. Absent for the no-op route itself and in
@@ -26,7 +36,15 @@ export type Figures = {
 };
 
 /** One autocannon run's raw figures; `figuresOf` pools several into one measurement. */
-export type Sample = { latencies: number[]; seconds: number; non2xx: number; errors: number; cpuMs: number; dbCpuMs: number };
+export type Sample = {
+  latencies: number[];
+  seconds: number;
+  non2xx: number;
+  errors: number;
+  cpuMs: number;
+  threadCpuMs: number;
+  dbCpuMs: number;
+};
 
 export type Scenario = {
   name: string;
@@ -64,6 +82,8 @@ export function figuresOf(connections: number, samples: Sample[]): Figures {
   const sum = (f: (x: Sample) => number) => samples.reduce((acc, x) => acc + f(x), 0);
   const non2xx = sum((x) => x.non2xx);
   const dbCpu = sum((x) => x.dbCpuMs) / (latencies.length + non2xx);
+  const wallMs = sum((x) => x.seconds) * 1000;
+  const threadBusy = sum((x) => x.threadCpuMs) / wallMs;
   return {
     connections,
     rps: latencies.length / sum((x) => x.seconds),
@@ -73,7 +93,8 @@ export function figuresOf(connections: number, samples: Sample[]): Figures {
     non2xx,
     errors: sum((x) => x.errors),
     cpuMsPerRequest: sum((x) => x.cpuMs) / (latencies.length + non2xx),
-    ...(Number.isFinite(dbCpu) ? { dbCpuMsPerRequest: dbCpu } : {}),
+    ...(Number.isFinite(dbCpu) ? { dbCpuMsPerRequest: dbCpu, dbBusy: sum((x) => x.dbCpuMs) / wallMs } : {}),
+    ...(Number.isFinite(threadBusy) ? { threadBusy } : {}),
   };
 }
 
@@ -85,6 +106,7 @@ export async function sample(
   cpu: CpuMeters = NO_METERS,
 ): Promise<Sample> {
   const cpuBefore = cpu.server();
+  const threadBefore = cpu.thread();
   const dbBefore = cpu.db();
   const latencies: number[] = [];
   let non2xx = 0;
@@ -120,7 +142,8 @@ export async function sample(
   });
   const result = await instance;
   const cpuMs = cpu.server() - cpuBefore;
+  const threadCpuMs = cpu.thread() - threadBefore;
   const dbCpuMs = cpu.db() - dbBefore;
   if (non2xx > 0) console.warn(`  ! ${s.name}: ${non2xx} non-2xx answers (first: ${firstBad})`);
-  return { latencies, seconds: result.duration, non2xx, errors: result.errors, cpuMs, dbCpuMs };
+  return { latencies, seconds: result.duration, non2xx, errors: result.errors, cpuMs, threadCpuMs, dbCpuMs };
 }

@@ -41,21 +41,28 @@ export function machine(): RunResult["machine"] {
 const DB_NAME = { pglite: "PGlite (embedded)", postgres: "PostgreSQL 15" };
 const pad = (s: string, n: number) => (s.length >= n ? s : " ".repeat(n - s.length) + s);
 const ms = (v: number) => (v < 10 ? v.toFixed(2) : v < 100 ? v.toFixed(1) : v.toFixed(0));
+/** A share of one core's time (CPU ms ÷ wall ms) as a whole percentage. */
+export const percent = (share: number) => `${Math.round(share * 100)} %`;
 
 /**
  * The sweep as ONE table: per endpoint and connection count, requests/s, the ratio to the
  * no-op route's requests/s at the same concurrency (the framework's ceiling, measured in the
- * same run against the same server), and p50/p99 latency in ms.
+ * same run against the same server), and p50/p99 latency in ms. Then, at the highest
+ * concurrency, CPU per request (the server process; the database) and how busy the server's
+ * request thread and the database were (`thread/db %`, shares of one core): a request thread near
+ * 100 % bounds the figure however idle the other core is.
  */
 export function sweepTable(r: RunResult, sweep: SweepResult, title?: string): string {
   const conns = sweep[NOOP]?.map((f) => f.connections) ?? Object.values(sweep)[0].map((f) => f.connections);
   const withDb = Object.values(sweep).some((figs) => figs.some((f) => f.dbCpuMsPerRequest !== undefined));
+  const withBusy = Object.values(sweep).some((figs) => figs.some((f) => f.threadBusy !== undefined));
   const ceiling = new Map((sweep[NOOP] ?? []).map((f) => [f.connections, f.rps]));
   const head = [
     pad("endpoint", 14),
     ...conns.map((c) => [pad(`${c} conn  req/s`, 13), pad("×ceil", 5), pad("p50 ms", 6), pad("p99 ms", 6)].join(" ")),
     pad(`CPU ms/req`, 10),
     ...(withDb ? [pad("db ms/req", 9)] : []),
+    ...(withBusy ? [pad("thread/db %", 11)] : []),
   ].join(" │");
   const lines = [
     title ?? `${DB_NAME[r.database]} · ${r.payments.toLocaleString("en")} payments · ${r.secondsPerRun} s per measurement${(r.repeat ?? 1) > 1 ? ` · median of ${r.repeat} rounds` : ""}`,
@@ -69,11 +76,13 @@ export function sweepTable(r: RunResult, sweep: SweepResult, title?: string): st
       const ratio = base ? f.rps / base : NaN;
       return [pad(f.rps.toFixed(0), 13), pad(ratio.toFixed(2), 5), pad(ms(f.p50), 6), pad(ms(f.p99), 6)].join(" ");
     });
-    // Server CPU per request at the highest concurrency (the server process only: with PGlite it
-    // includes the database), and a local PostgreSQL's beside it.
+    // At the highest concurrency: the server process's CPU per request (with PGlite it includes
+    // the database's thread), the database's beside it, and how busy each was.
     const last = figs[figs.length - 1];
     const db = withDb ? [pad(last.dbCpuMsPerRequest?.toFixed(2) ?? "", 9)] : [];
-    lines.push([pad(name === NOOP ? "noop (ceiling)" : name, 14), ...cells, pad(last.cpuMsPerRequest.toFixed(2), 10), ...db].join(" │"));
+    const busy = (share: number | undefined) => (share === undefined ? "" : String(Math.round(share * 100)));
+    const thread = withBusy ? [pad(`${busy(last.threadBusy)}/${busy(last.dbBusy)}`, 11)] : [];
+    lines.push([pad(name === NOOP ? "noop (ceiling)" : name, 14), ...cells, pad(last.cpuMsPerRequest.toFixed(2), 10), ...db, ...thread].join(" │"));
   }
   return lines.join("\n");
 }

@@ -11,7 +11,7 @@ import { closeDb, openDb, query, vacuumAnalyze } from "./db";
 import { explainLists } from "./explain";
 import { figuresOf, measure, sample, type Figures, type Sample, type Scenario } from "./load";
 import { parseOptions, type Options } from "./options";
-import { backgroundLines, machine, scaleTable, sweepTable, writeResult, type RunResult, type SweepResult } from "./report";
+import { backgroundLines, machine, percent, scaleTable, sweepTable, writeResult, type RunResult, type SweepResult } from "./report";
 import { NOOP, scenarios, V1_404, type Fixture } from "./scenarios";
 import { createBenchBusiness, seedPayments } from "./seed";
 import { build, postgresCpuMs, startServer, type Server } from "./server";
@@ -90,7 +90,9 @@ async function sweepOnce(
       `${round}${name.padEnd(12)} ${String(f.connections).padStart(2)} conn  ${f.rps.toFixed(0).padStart(5)} req/s` +
         (f.ceilingRps ? `  ×ceil ${(f.rps / f.ceilingRps).toFixed(2)} (noop ${f.ceilingRps.toFixed(0)})` : "") +
         `  p50 ${f.p50.toFixed(2)} ms  p99 ${f.p99.toFixed(2)} ms  server CPU ${f.cpuMsPerRequest.toFixed(2)} ms/req` +
-        (f.dbCpuMsPerRequest !== undefined ? `  db CPU ${f.dbCpuMsPerRequest.toFixed(2)} ms/req` : ""),
+        (f.dbCpuMsPerRequest !== undefined ? `  db CPU ${f.dbCpuMsPerRequest.toFixed(2)} ms/req` : "") +
+        (f.threadBusy !== undefined ? `  busy: request thread ${percent(f.threadBusy)}` : "") +
+        (f.dbBusy !== undefined ? `, db ${percent(f.dbBusy)}` : ""),
     );
   if (paired) await measure(server.url, noop, 8, 2); // warm-up: JIT, caches, connections
   for (const s of all) {
@@ -149,7 +151,7 @@ async function sweep(
 }
 
 async function withServer<T>(t: Target, fn: (server: Server) => Promise<T>): Promise<T> {
-  // A local PostgreSQL's CPU is measured too (PGlite's is the server process's own).
+  // A local PostgreSQL's CPU is measured too; PGlite's thread is metered inside the server process.
   const local = t.databaseUrl !== undefined && /@(127\.0\.0\.1|localhost|\[::1\])[:/]/.test(t.databaseUrl);
   const server = await startServer(serviceEnv(t, o.port), o.port, o.serverNodeArgs, local ? postgresCpuMs : undefined);
   try {

@@ -30,13 +30,18 @@ export async function build(): Promise<void> {
   console.log(`built in ${((performance.now() - started) / 1000).toFixed(0)} s (${DIST_DIR})`);
 }
 
-/** CPU meters read before and after a measurement (ms used so far; NaN where unknown). */
-export type CpuMeters = { server: () => number; db: () => number };
+/**
+ * CPU meters read before and after a measurement (ms used so far; NaN where unknown): the server
+ * process (all its threads), its request thread (the one JavaScript thread that serves every
+ * request), and the database (a local PostgreSQL's processes, or PGlite's thread in the server).
+ */
+export type CpuMeters = { server: () => number; thread: () => number; db: () => number };
 
 export type Server = { url: string; stop: () => Promise<void>; cpu: CpuMeters };
 
 /** A process's command name and CPU time (user + system) so far in ms, from /proc (Linux); undefined when unreadable. */
 function procStat(pid: number | string | undefined): { comm: string; cpuMs: number } | undefined {
+  // `pid` may also be "<pid>/task/<tid>": a thread's stat has the same fields.
   let stat: string;
   try {
     stat = readFileSync(`/proc/${pid}/stat`, "utf8");
@@ -54,6 +59,20 @@ function procStat(pid: number | string | undefined): { comm: string; cpuMs: numb
 function processCpuMs(pid: number | undefined): number {
   return procStat(pid)?.cpuMs ?? NaN;
 }
+
+/** CPU time of the process's threads named `name` (`/proc/<pid>/task/*`), in ms; NaN when there is none. */
+function namedThreadsCpuMs(pid: number | undefined, name: string): number {
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return NaN;
+  }
+  const stats = tids.map((tid) => procStat(`${pid}/task/${tid}`)).filter((t) => t?.comm === name);
+  return stats.length ? stats.reduce((sum, t) => sum + t!.cpuMs, 0) : NaN;
+}
+
+
 
 /**
  * CPU time of every PostgreSQL process on this machine (comm `postgres`: the backends serving the
@@ -79,12 +98,14 @@ export function postgresCpuMs(): number {
 /**
  * `next start` (NODE_ENV=production) with the service's environment and BENCH_ROUTES=1, in a
  * process of its own with the node flags `npm start` uses; resolves once the ceiling route answers.
+ * `dbCpuMs` meters a local PostgreSQL; without it the database meter is PGlite's thread in the
+ * server, which db/pglite-server.mjs names "pglite" (NaN when there is none: a remote database).
  */
 export async function startServer(
   env: Record<string, string>,
   port: number,
   nodeArgs: string[] = [],
-  dbCpuMs: () => number = () => NaN,
+  dbCpuMs?: () => number,
 ): Promise<Server> {
   const child = run(
     [...SERVER_NODE_FLAGS, ...nodeArgs, nextBin, "start", "-p", String(port), "-H", "127.0.0.1"],
@@ -126,7 +147,13 @@ export async function startServer(
   }
   return {
     url,
-    cpu: { server: () => processCpuMs(child.pid), db: dbCpuMs },
+    cpu: {
+      server: () => processCpuMs(child.pid),
+      // The main thread's id is the process's.
+      thread: () => procStat(`${child.pid}/task/${child.pid}`)?.cpuMs ?? NaN,
+      // PGlite's thread starts with the first query: looked up on every reading.
+      db: dbCpuMs ?? (() => namedThreadsCpuMs(child.pid, "pglite")),
+    },
     stop: async () => {
       if (child.exitCode === null) child.kill("SIGTERM");
       const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
