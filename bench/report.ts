@@ -41,8 +41,9 @@ export function machine(): RunResult["machine"] {
 const DB_NAME = { pglite: "PGlite (embedded)", postgres: "PostgreSQL 15" };
 const pad = (s: string, n: number) => (s.length >= n ? s : " ".repeat(n - s.length) + s);
 const ms = (v: number) => (v < 10 ? v.toFixed(2) : v < 100 ? v.toFixed(1) : v.toFixed(0));
-/** A share of one core's time (CPU ms ÷ wall ms) as a whole percentage. */
-export const percent = (share: number) => `${Math.round(share * 100)} %`;
+/** A share of one core's time (CPU ms ÷ wall ms) in whole per cent, without and with the sign. */
+const wholePercent = (share: number | undefined) => (share === undefined ? "" : String(Math.round(share * 100)));
+export const percent = (share: number) => `${wholePercent(share)} %`;
 
 /**
  * The sweep as ONE table: per endpoint and connection count, requests/s, the ratio to the
@@ -80,8 +81,7 @@ export function sweepTable(r: RunResult, sweep: SweepResult, title?: string): st
     // the database's thread), the database's beside it, and how busy each was.
     const last = figs[figs.length - 1];
     const db = withDb ? [pad(last.dbCpuMsPerRequest?.toFixed(2) ?? "", 9)] : [];
-    const busy = (share: number | undefined) => (share === undefined ? "" : String(Math.round(share * 100)));
-    const thread = withBusy ? [pad(`${busy(last.threadBusy)}/${busy(last.dbBusy)}`, 11)] : [];
+    const thread = withBusy ? [pad(`${wholePercent(last.threadBusy)}/${wholePercent(last.dbBusy)}`, 11)] : [];
     lines.push([pad(name === NOOP ? "noop (ceiling)" : name, 14), ...cells, pad(last.cpuMsPerRequest.toFixed(2), 10), ...db, ...thread].join(" │"));
   }
   return lines.join("\n");

@@ -72,8 +72,6 @@ function namedThreadsCpuMs(pid: number | undefined, name: string): number {
   return stats.length ? stats.reduce((sum, t) => sum + t!.cpuMs, 0) : NaN;
 }
 
-
-
 /**
  * CPU time of every PostgreSQL process on this machine (comm `postgres`: the backends serving the
  * server's pool, and the background workers), from /proc, in ms; NaN elsewhere. For a database
