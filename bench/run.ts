@@ -73,6 +73,15 @@ async function measurePaired(server: Server, noop: Scenario, s: Scenario, c: num
  * by that; the no-op row pools all those ceiling slices. Without (the scaling run, which is
  * about latency against store size) the no-op route is measured once per connection count.
  */
+/** "  busy: request thread 97 %, db 35 %", with what was metered. */
+function busyText(f: Figures): string {
+  const parts = [
+    ...(f.threadBusy !== undefined ? [`request thread ${percent(f.threadBusy)}`] : []),
+    ...(f.dbBusy !== undefined ? [`db ${percent(f.dbBusy)}`] : []),
+  ];
+  return parts.length ? `  busy: ${parts.join(", ")}` : "";
+}
+
 async function sweepOnce(
   server: Server,
   fixture: Fixture,
@@ -91,8 +100,7 @@ async function sweepOnce(
         (f.ceilingRps ? `  ×ceil ${(f.rps / f.ceilingRps).toFixed(2)} (noop ${f.ceilingRps.toFixed(0)})` : "") +
         `  p50 ${f.p50.toFixed(2)} ms  p99 ${f.p99.toFixed(2)} ms  server CPU ${f.cpuMsPerRequest.toFixed(2)} ms/req` +
         (f.dbCpuMsPerRequest !== undefined ? `  db CPU ${f.dbCpuMsPerRequest.toFixed(2)} ms/req` : "") +
-        (f.threadBusy !== undefined ? `  busy: request thread ${percent(f.threadBusy)}` : "") +
-        (f.dbBusy !== undefined ? `, db ${percent(f.dbBusy)}` : ""),
+        busyText(f),
     );
   if (paired) await measure(server.url, noop, 8, 2); // warm-up: JIT, caches, connections
   for (const s of all) {
