@@ -18,6 +18,23 @@ const connect = (db: EmbeddedDatabase, max = 1) =>
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
+/** Wire-protocol messages, for tests that control how a client's bytes arrive. */
+const startup = (() => {
+  const params = Buffer.from("user\0postgres\0database\0postgres\0\0");
+  const head = Buffer.alloc(8);
+  head.writeInt32BE(8 + params.length, 0);
+  head.writeInt32BE(196608, 4); // protocol 3.0
+  return Buffer.concat([head, params]);
+})();
+const query = (text: string) => {
+  const body = Buffer.from(`${text}\0`);
+  const head = Buffer.alloc(5);
+  head.write("Q");
+  head.writeInt32BE(4 + body.length, 1);
+  return Buffer.concat([head, body]);
+};
+const terminate = Buffer.from([0x58, 0, 0, 0, 4]);
+
 describe("embedded database", () => {
   it("keeps what was committed across a clean close and a new start on the same data directory", async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), "embedded-test-"));
@@ -157,21 +174,6 @@ describe("embedded database", () => {
 
   it("takes a client that writes its startup, queries and Terminate together, and stays up for the next", async () => {
     const db = await startEmbeddedDatabase(undefined);
-    const startup = (() => {
-      const params = Buffer.from("user\0postgres\0database\0postgres\0\0");
-      const head = Buffer.alloc(8);
-      head.writeInt32BE(8 + params.length, 0);
-      head.writeInt32BE(196608, 4); // protocol 3.0
-      return Buffer.concat([head, params]);
-    })();
-    const query = (text: string) => {
-      const body = Buffer.from(`${text}\0`);
-      const head = Buffer.alloc(5);
-      head.write("Q");
-      head.writeInt32BE(4 + body.length, 1);
-      return Buffer.concat([head, body]);
-    };
-    const terminate = Buffer.from([0x58, 0, 0, 0, 4]);
     const received = await new Promise<string>((resolve, reject) => {
       const chunks: Buffer[] = [];
       const s = net.connect(db.socketPath, () => s.write(Buffer.concat([startup, query("select 'first' as a"), query("select 'second' as b"), terminate])));
@@ -186,5 +188,38 @@ describe("embedded database", () => {
     expect(await sql`select 1 as one`).toEqual([{ one: 1 }]);
     await sql.end();
     await db.close();
+  });
+
+  // db/pglite-server.mjs, WRITE_GAP_MS: PGlite runs a pipelined batch in one call; an answer
+  // finished early in it is written then, not held until the batch's last query is done.
+  it("sends an answer of a pipelined batch before the batch's slow query has finished", async () => {
+    const db = await startEmbeddedDatabase(undefined);
+    const s = net.connect(db.socketPath);
+    s.on("error", () => {}); // a failure shows as the missing answer below
+    const arrivals: { at: number; text: string }[] = [];
+    s.on("data", (c) => arrivals.push({ at: performance.now(), text: c.toString("latin1") }));
+    const received = (what: string) =>
+      new Promise<number>((resolve, reject) => {
+        const check = () => {
+          const hit = arrivals.find((a) => a.text.includes(what));
+          if (hit) resolve(hit.at);
+          else if (s.destroyed) reject(new Error(`connection closed before ${what}`));
+          else setTimeout(check, 1);
+        };
+        check();
+      });
+    s.write(startup);
+    await received("Z"); // ReadyForQuery: the session is up
+    await new Promise((r) => setTimeout(r, 20)); // the startup's answer is the last write, well past
+    const sentAt = performance.now();
+    // One write, so both queries reach PGlite in one call.
+    s.write(Buffer.concat([query("select 'quick' as a"), query("select 'slow' as b, count(*) from generate_series(1, 2000000)")]));
+    const quickAt = await received("quick");
+    const slowAt = await received("slow");
+    // Terminate: the server closes this connection once it has answered; then the database.
+    await new Promise((resolve) => s.on("close", resolve).end(terminate));
+    await db.close();
+    expect(slowAt - sentAt, "the slow query must take long enough for the test to mean anything").toBeGreaterThan(100);
+    expect(quickAt - sentAt).toBeLessThan((slowAt - sentAt) / 2);
   });
 });
