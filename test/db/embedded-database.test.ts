@@ -209,7 +209,7 @@ describe("embedded database", () => {
         check();
       });
     s.write(startup);
-    await received("Z"); // ReadyForQuery: the session is up
+    await received("Z\0\0\0\x05I"); // ReadyForQuery, idle: the session is up
     await new Promise((r) => setTimeout(r, 20)); // the startup's answer is the last write, well past
     const sentAt = performance.now();
     // One write, so both queries reach PGlite in one call.
