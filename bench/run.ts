@@ -67,12 +67,6 @@ async function measurePaired(server: Server, noop: Scenario, s: Scenario, c: num
   return { endpoint: { ...figuresOf(c, [b1, b2]), ceilingRps: ceiling.rps }, ceiling: [a1, a2] };
 }
 
-/**
- * Every scenario at every connection count, after a short warm-up each. With `paired` (the
- * main sweep) each endpoint is measured interleaved with the no-op route and its ratio divides
- * by that; the no-op row pools all those ceiling slices. Without (the scaling run, which is
- * about latency against store size) the no-op route is measured once per connection count.
- */
 /** "  busy: request thread 97 %, db 35 %", with what was metered. */
 function busyText(f: Figures): string {
   const parts = [
@@ -82,6 +76,12 @@ function busyText(f: Figures): string {
   return parts.length ? `  busy: ${parts.join(", ")}` : "";
 }
 
+/**
+ * Every scenario at every connection count, after a short warm-up each. With `paired` (the
+ * main sweep) each endpoint is measured interleaved with the no-op route and its ratio divides
+ * by that; the no-op row pools all those ceiling slices. Without (the scaling run, which is
+ * about latency against store size) the no-op route is measured once per connection count.
+ */
 async function sweepOnce(
   server: Server,
   fixture: Fixture,
