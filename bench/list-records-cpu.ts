@@ -1,16 +1,19 @@
 /**
- * What a list page's records cost this process and the database, by the two definitions of the
- * record: `toPaymentRecord` over the details statement (every other response) against the JSON
- * text PostgreSQL writes (db/queries/payment-record-json.ts, list pages). One process, no HTTP:
- * `npx tsx bench/list-records-cpu.ts` against a seeded bench database (DATABASE_URL, default the
- * bench's own). Prints, per 20-payment page, this process's CPU and the wall time of one page at a
- * time (the database's share is roughly their difference). docs/performance.md, change 30.
+ * What a list page's records cost this process and the database, by the three definitions of
+ * the record: `toPaymentRecord` over the details statement (every other response), the JSON text
+ * PostgreSQL writes (db/queries/payment-record-json.ts, list pages on PostgreSQL) and the text
+ * written here from the details statement's cells (db/queries/payment-record-text.ts, list pages
+ * on PGlite). One process, no HTTP: `npx tsx bench/list-records-cpu.ts` against a seeded bench
+ * database (DATABASE_URL, default the bench's own). Prints, per 20-payment page, this process's
+ * CPU and the wall time of one page at a time (the database's share is roughly their
+ * difference). docs/performance.md, changes 30 and 40.
  */
 import postgres from "postgres";
 import { drizzle } from "drizzle-orm/postgres-js";
 import * as schema from "../db/schema";
 import type { Tx } from "../db/client";
 import { loadPaymentDetails, paymentRecordsJson } from "../db/queries/payments";
+import { paymentRecordsText } from "../db/queries/payment-record-text";
 import { toPaymentRecord } from "../lib/payments/record";
 
 const client = postgres(process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/bench", { max: 1, onnotice: () => {} });
@@ -25,14 +28,17 @@ const variants: Record<string, (ids: string[]) => Promise<string>> = {
   async json(ids) {
     return `{"items":[${(await paymentRecordsJson(db, ids)).join(",")}]}`;
   },
+  async text(ids) {
+    return `{"items":[${(await paymentRecordsText(db, ids)).join(",")}]}`;
+  },
 };
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 for (const [kind, where] of [["newest", "true"], ["completed", "status = 'COMPLETED'"]] as const) {
   const rows = await client.unsafe<{ id: string }[]>(`select id from payments where ${where} order by created_at desc limit 2000`);
   const ids = rows.map((r) => r.id);
-  const cpu: Record<string, number[]> = { objects: [], json: [] };
-  const wall: Record<string, number[]> = { objects: [], json: [] };
+  const cpu: Record<string, number[]> = { objects: [], json: [], text: [] };
+  const wall: Record<string, number[]> = { objects: [], json: [], text: [] };
   let bytes: Record<string, number> = {};
   for (let round = 0; round < 12; round++) {
     for (const [name, run] of Object.entries(variants)) {

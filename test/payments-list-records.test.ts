@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { charges, customerIps, payments, transfers } from "@/db/schema";
 import { cancelPayment } from "@/lib/checkout/cancel";
@@ -10,8 +10,9 @@ import { recordsJson } from "@/lib/payments/read";
 import { createPayment, json, newBusiness, paymentsPath, request } from "./helpers";
 
 /*
- * On PostgreSQL a list page's records are written by the database (db/queries/payment-record-json.ts);
- * every other response's, and a list's on PGlite, by `toPaymentRecord`. These payments cover what a record can hold — every
+ * On PostgreSQL a list page's records are written by the database (db/queries/payment-record-json.ts),
+ * on PGlite from the cells as text (db/queries/payment-record-text.ts); every other response's by
+ * `toPaymentRecord`. These payments cover what a record can hold — every
  * status, no customer or one with several IP addresses, both charge kinds, coins with and without
  * a network and with 6 to 18 decimals, dropped, late and several transfers, the underpayment
  * threshold on both sides with odd tolerances, sub-businesses, text needing escapes — and each
@@ -138,6 +139,11 @@ beforeAll(async () => {
     await sim(b, id, { action: "select", coin });
     await chargeWith(id, quoted, tolerance, amounts);
   }
+  // A customer with three addresses and a charge with three transfers: the statement's rows
+  // repeat the payment nine times, and each address and transfer is listed once.
+  const crossed = await add("three addresses × three transfers", b, { currency: "USD", amount: 3, customerEmail: "repeat.buyer@example.com" });
+  await sim(b, crossed, { action: "select", coin: "BITCOIN" });
+  await chargeWith(crossed, "3000", "0", [{ amount: "1000" }, { amount: "1000", dropped: true }, { amount: "1000" }]);
   // Distinct creation times, a millisecond apart, keep the list's order fixed.
   const base = Date.parse("2026-01-02T03:04:05.006Z");
   for (const [i, id] of [...ids.values()].entries()) {
@@ -191,6 +197,9 @@ describe("list records written by the database", () => {
     expect(rich.customer.ipAddresses.map((a) => a.ip)).toEqual(["203.0.113.7", "198.51.100.1", "2001:db8::1"]);
     expect(rich.customer.ipAddresses[1].city).toBe("Zürich");
     expect(rich.netAmountUsd).toBe(9.8765);
+    const crossed = byLabel.get("three addresses × three transfers") as { customer: { ipAddresses: unknown[] }; platformCryptoCharge: { transactions: unknown[] } };
+    expect(crossed.customer.ipAddresses).toHaveLength(3);
+    expect(crossed.platformCryptoCharge.transactions).toHaveLength(2);
     expect(byLabel.get("contract")).toHaveProperty("contractCharge.transaction.network", "ETHEREUM");
     expect(byLabel.get("completed")).toHaveProperty("platformCryptoCharge.transaction");
     expect(byLabel.get("completed")).not.toHaveProperty("platformCryptoCharge.transaction.network");
@@ -199,19 +208,32 @@ describe("list records written by the database", () => {
     expect(byLabel.get("bare")).toHaveProperty("customer.email", null);
   });
 
-  it("the database's records equal toPaymentRecord's text, on this database, key order included", async () => {
+  it("the database's records and the text writer's equal toPaymentRecord's, on this database, key order included", async () => {
     const db = await getDb();
-    const all = [...ids.values()].reverse(); // newest first, as both return them
-    const inSql = await recordsJson(db, all, true);
-    const objects = await recordsJson(db, all, false);
-    expect(inSql).toHaveLength(all.length);
+    const all = [...ids.values()].reverse(); // newest first, as all three return them
+    const objects = await recordsJson(db, all, "objects");
     expect(objects).toHaveLength(all.length);
-    for (const [i, text] of inSql.entries()) {
-      const label = [...ids].find(([, id]) => id === all[i])![0];
-      // Parsed and written again: numbers as numbers (PostgreSQL writes 10.5000 as 10.5, an
-      // 18-decimal coin amount with every digit).
-      expect(JSON.stringify(JSON.parse(text)), label).toBe(JSON.stringify(JSON.parse(objects[i])));
+    for (const writer of ["sql", "text"] as const) {
+      const written = await recordsJson(db, all, writer);
+      expect(written).toHaveLength(all.length);
+      for (const [i, text] of written.entries()) {
+        const label = [...ids].find(([, id]) => id === all[i])![0];
+        // Parsed and written again: numbers as numbers (PostgreSQL writes 10.5000 as 10.5, an
+        // 18-decimal coin amount with every digit), jsonb's text with its spaces.
+        expect(JSON.stringify(JSON.parse(text)), `${writer}: ${label}`).toBe(JSON.stringify(JSON.parse(objects[i])));
+      }
     }
+  });
+
+  it("the text writer's records hold in another session time zone", async () => {
+    const db = await getDb();
+    const all = [...ids.values()].reverse();
+    const objects = await recordsJson(db, all, "objects");
+    const written = await db.transaction(async (tx) => {
+      await tx.execute(sql`set local time zone 'Asia/Kolkata'`);
+      return recordsJson(tx, all, "text");
+    });
+    expect(written.map((t) => JSON.stringify(JSON.parse(t)))).toEqual(objects.map((t) => JSON.stringify(JSON.parse(t))));
   });
 
   it("a sub-business lists its payment as the parent and GET do", async () => {

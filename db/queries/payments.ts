@@ -150,7 +150,7 @@ export type PaymentDetails = {
   charge: { charge: RecordChargeRow; transfers: RecordTransferRow[] } | undefined;
 };
 
-const NEWEST_FIRST = [sql`${payments.createdAt} desc nulls last`, sql`${payments.id} desc nulls last`];
+export const NEWEST_FIRST = [sql`${payments.createdAt} desc nulls last`, sql`${payments.id} desc nulls last`];
 
 /**
  * Payments matching `where` with everything their records show, in ONE statement: left joins to
@@ -158,9 +158,9 @@ const NEWEST_FIRST = [sql`${payments.createdAt} desc nulls last`, sql`${payments
  * IP × transfer and is folded back by `foldDetails`). Payments come in `order`; IPs and
  * transfers by id.
  */
-function detailsQuery(tx: Tx, where: SQL, order: SQL[] = [], ...ctes: WithSubquery[]) {
+export function detailsQuery(tx: Tx, where: SQL, order: SQL[] = [], selection = RECORD_SELECTION, ...ctes: WithSubquery[]) {
   return (ctes.length ? tx.with(...ctes) : tx)
-    .select(RECORD_SELECTION)
+    .select(selection)
     .from(payments)
     .leftJoin(customers, eq(customers.id, payments.customerId))
     .leftJoin(customerIps, eq(customerIps.customerId, customers.id))
@@ -274,6 +274,7 @@ export async function setPaymentNote(
       tx,
       and(eq(payments.id, ph("id")), sql`exists (select 1 from ${updated})`)!,
       [],
+      RECORD_SELECTION,
       updated,
     ).prepare(sub ? "set_note_sub" : "set_note");
   });

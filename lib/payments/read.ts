@@ -7,6 +7,7 @@ import {
   setPaymentNote,
   type PaymentDetails,
 } from "@/db/queries/payments";
+import { paymentRecordsText } from "@/db/queries/payment-record-text";
 import type { Business, PaymentRow } from "@/db/schema";
 import { notFound } from "@/lib/http/errors";
 import { decimalOf } from "@/lib/money/decimal";
@@ -51,15 +52,24 @@ export type PaymentListPage = {
 };
 
 /**
- * A page's records as JSON text, newest first. On PostgreSQL the database writes them
- * (db/queries/payment-record-json.ts): it runs on cores of its own, and the server's one thread
- * is spared decoding the joined rows, building the records and serialising them. PGlite is a
- * single WebAssembly backend inside the server's own process, where the same work costs more
- * than in JavaScript and queues every other query behind it: there the records are built here
- * (docs/performance.md, change 30).
+ * Who writes a list page's records: PostgreSQL (`sql`, db/queries/payment-record-json.ts), this
+ * process from the details statement's cells (`text`, db/queries/payment-record-text.ts), or
+ * `toPaymentRecord` and `JSON.stringify` (`objects`, the definition every other response uses,
+ * kept here as the reference the other two are tested against).
  */
-export async function recordsJson(db: Db, ids: string[], inSql = databaseKind() === "postgres"): Promise<string[]> {
-  if (inSql) return paymentRecordsJson(db, ids);
+export type RecordWriter = "sql" | "text" | "objects";
+
+/**
+ * A page's records as JSON text, newest first. On PostgreSQL the database writes them: it runs
+ * on cores of its own, and the server's one thread is spared decoding the joined rows, building
+ * the records and serialising them. PGlite is a single WebAssembly backend inside the server's
+ * own process, where the same work costs more than in JavaScript and queues every other query
+ * behind it (docs/performance.md, change 30): there they are written here, as text from the
+ * cells (change 40).
+ */
+export async function recordsJson(db: Db, ids: string[], writer: RecordWriter = databaseKind() === "postgres" ? "sql" : "text"): Promise<string[]> {
+  if (writer === "sql") return paymentRecordsJson(db, ids);
+  if (writer === "text") return paymentRecordsText(db, ids);
   const details = await loadPaymentDetails(db, ids);
   return ids.flatMap((id) => {
     const d = details.get(id);
