@@ -223,3 +223,111 @@ describe("embedded database", () => {
     expect(quickAt - sentAt).toBeLessThan((slowAt - sentAt) / 2);
   });
 });
+
+describe("embedded database maintenance (PGlite runs no autovacuum of its own)", () => {
+  const stats = async (sql: postgres.Sql, table: string) => {
+    const [row] = await sql<{ vacuums: number; analyzes: number; dead: number; columns: number }[]>`
+      select vacuum_count::int as vacuums, analyze_count::int as analyzes, n_dead_tup::int as dead,
+        (select count(*)::int from pg_stats where tablename = ${table}) as columns
+      from pg_stat_user_tables where relname = ${table}`;
+    return row;
+  };
+
+  /** The session's counts in the shared statistics now, as maintenance would otherwise put them there first. */
+  const visible = async (sql: postgres.Sql) => {
+    await sql`select pg_stat_force_next_flush()`;
+    await sql`select 1`;
+  };
+
+  it("vacuums and analyzes a table when autovacuum's own rules say it is due, and leaves it alone when not", async () => {
+    const db = await startEmbeddedDatabase(undefined, { maintenanceIntervalMs: 0 });
+    const sql = connect(db);
+    await sql`create table t (id int primary key, v text)`;
+    expect(await db.maintain()).toEqual([]); // empty: nothing due
+    await sql`insert into t select g, 'v' || g from generate_series(1, 2000) g`;
+    // 2 000 inserted rows: past the insert threshold (1 000) and the analyze threshold (50).
+    expect(await db.maintain()).toEqual(["vacuum (analyze) public.t"]);
+    expect(await stats(sql, "t")).toEqual({ vacuums: 1, analyzes: 1, dead: 0, columns: 2 });
+    expect(await db.maintain()).toEqual([]);
+    await sql`update t set v = 'x' where id <= 300`;
+    // 300 dead rows: under 50 + 0.2 × 2 000 for a vacuum, past 50 + 0.1 × 2 000 for an analyze.
+    expect(await db.maintain()).toEqual(["analyze public.t"]);
+    await sql`delete from t where id > 1000`;
+    expect(await db.maintain()).toEqual(["vacuum (analyze) public.t"]);
+    expect(await stats(sql, "t")).toMatchObject({ vacuums: 2, analyzes: 3, dead: 0 });
+    await sql.end();
+    await db.close();
+  });
+
+  it("runs nothing inside a client's open transaction, which goes on undisturbed", async () => {
+    const db = await startEmbeddedDatabase(undefined, { maintenanceIntervalMs: 0 });
+    const sql = connect(db);
+    await sql`create table t (id int primary key)`;
+    await sql`insert into t select generate_series(1, 2000)`; // due a VACUUM, which a transaction block refuses
+    await visible(sql);
+    await sql.begin(async (tx) => {
+      await tx`insert into t values (0)`;
+      expect(await db.maintain()).toEqual([]);
+      await tx`insert into t values (-1)`;
+    });
+    expect((await sql`select count(*)::int as n from t`)[0].n).toBe(2002);
+    expect(await db.maintain()).toEqual(["vacuum (analyze) public.t"]);
+    await sql.end();
+    await db.close();
+  });
+
+  it("runs nothing in the middle of a client's exchange (messages up to a Sync not yet sent)", async () => {
+    const db = await startEmbeddedDatabase(undefined, { maintenanceIntervalMs: 0 });
+    const sql = connect(db);
+    await sql`create table t (id int primary key)`;
+    await sql`insert into t select generate_series(1, 2000)`;
+    await visible(sql);
+    await sql.end(); // its connection closes; the raw one below takes the session
+    const s = net.connect(db.socketPath);
+    let answers = "";
+    s.on("data", (c) => (answers += c.toString("latin1")));
+    const received = async (what: string) => {
+      for (let i = 0; i < 500 && !answers.includes(what); i++) await new Promise((r) => setTimeout(r, 10));
+      expect(answers).toContain(what);
+    };
+    s.write(startup);
+    await received("Z\0\0\0\x05I");
+    // Parse and Bind of `select 42` into the unnamed portal, whose Execute and Sync follow later:
+    // any statement of maintenance's in between would drop that portal.
+    const message = (type: string, body: Buffer) => {
+      const head = Buffer.alloc(5);
+      head.write(type);
+      head.writeInt32BE(4 + body.length, 1);
+      return Buffer.concat([head, body]);
+    };
+    const text = Buffer.from("select 42 as answer\0");
+    s.write(
+      Buffer.concat([
+        message("P", Buffer.concat([Buffer.from("\0"), text, Buffer.from([0, 0])])),
+        message("B", Buffer.alloc(8)), // unnamed portal and statement, no formats, parameters or result formats
+      ]),
+    );
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await db.maintain()).toEqual([]);
+    s.write(Buffer.concat([message("E", Buffer.alloc(5)), message("S", Buffer.alloc(0))])); // unnamed portal, no row limit
+    await received("C\0\0\0\rSELECT 1\0Z\0\0\0\x05I");
+    expect(await db.maintain()).toEqual(["vacuum (analyze) public.t"]);
+    await new Promise((resolve) => s.on("close", resolve).end(terminate));
+    await db.close();
+  });
+
+  it("runs on its own every interval", async () => {
+    const db = await startEmbeddedDatabase(undefined, { maintenanceIntervalMs: 50 });
+    const sql = connect(db);
+    await sql`create table t (id int primary key)`;
+    await sql`insert into t select generate_series(1, 100)`;
+    let analyzed = 0;
+    for (let i = 0; i < 200 && analyzed === 0; i++) {
+      await new Promise((r) => setTimeout(r, 25));
+      analyzed = (await stats(sql, "t")).analyzes;
+    }
+    expect(analyzed).toBe(1);
+    await sql.end();
+    await db.close();
+  });
+});
