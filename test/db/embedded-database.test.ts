@@ -259,12 +259,18 @@ describe("embedded database maintenance (PGlite runs no autovacuum of its own)",
     await db.close();
   });
 
-  it("runs nothing inside a client's open transaction, which goes on undisturbed", async () => {
+  /** A database whose table t (2 000 rows just inserted) is due a VACUUM, which a transaction block refuses. */
+  const withDueTable = async () => {
     const db = await startEmbeddedDatabase(undefined, { maintenanceIntervalMs: 0 });
     const sql = connect(db);
     await sql`create table t (id int primary key)`;
-    await sql`insert into t select generate_series(1, 2000)`; // due a VACUUM, which a transaction block refuses
+    await sql`insert into t select generate_series(1, 2000)`;
     await visible(sql);
+    return { db, sql };
+  };
+
+  it("runs nothing inside a client's open transaction, which goes on undisturbed", async () => {
+    const { db, sql } = await withDueTable();
     await sql.begin(async (tx) => {
       await tx`insert into t values (0)`;
       expect(await db.maintain()).toEqual([]);
@@ -277,11 +283,7 @@ describe("embedded database maintenance (PGlite runs no autovacuum of its own)",
   });
 
   it("runs nothing in the middle of a client's exchange (messages up to a Sync not yet sent)", async () => {
-    const db = await startEmbeddedDatabase(undefined, { maintenanceIntervalMs: 0 });
-    const sql = connect(db);
-    await sql`create table t (id int primary key)`;
-    await sql`insert into t select generate_series(1, 2000)`;
-    await visible(sql);
+    const { db, sql } = await withDueTable();
     await sql.end(); // its connection closes; the raw one below takes the session
     const s = net.connect(db.socketPath);
     let answers = "";
