@@ -177,8 +177,9 @@ const endsIdle = (answer) => answer.length >= 6 && answer.subarray(answer.length
  * estimated totals above 10 000 are guesses too). This applies autovacuum's own rules, with the
  * database's autovacuum_* settings, between the client's exchanges: a table is vacuumed when its
  * dead rows (or rows inserted since its last vacuum) pass threshold + scale factor × its rows,
- * and analyzed when the rows changed since its last analyze pass theirs, or when it has rows but
- * no statistics yet (the counters start again at zero with each start; statistics persist).
+ * and analyzed when the rows changed since its last analyze pass theirs, or when it holds data
+ * and was never vacuumed or analyzed (`reltuples` still -1): the counters start again at zero
+ * with each start, so a store restarted often might never pass a threshold.
  * Statements of the client's wait while one runs, as nothing runs beside them in one session: on
  * the 2-core bench machine at a million payments ANALYZE of payments took ~1.4 s, a VACUUM of
  * 100 000 dead rows ~1.5 s and of 20 000 ~0.1 s (docs/decisions.md, docs/performance.md).
@@ -186,8 +187,8 @@ const endsIdle = (answer) => answer.length >= 6 && answer.subarray(answer.length
 const DUE = `
   with t as (
     select format('%I.%I', s.schemaname, s.relname) as name, greatest(c.reltuples, 0) as n,
-      s.n_dead_tup, s.n_ins_since_vacuum, s.n_mod_since_analyze, c.relpages,
-      exists (select 1 from pg_statistic p where p.starelid = c.oid) as has_stats
+      s.n_dead_tup, s.n_ins_since_vacuum, s.n_mod_since_analyze,
+      c.reltuples < 0 and pg_relation_size(c.oid) > 0 as never_analyzed
     from pg_stat_user_tables s join pg_class c on c.oid = s.relid)
   select name,
     n_dead_tup > current_setting('autovacuum_vacuum_threshold')::float8
@@ -196,7 +197,7 @@ const DUE = `
         + current_setting('autovacuum_vacuum_insert_scale_factor')::float8 * n as vacuum,
     n_mod_since_analyze > current_setting('autovacuum_analyze_threshold')::float8
         + current_setting('autovacuum_analyze_scale_factor')::float8 * n
-      or (relpages > 0 and not has_stats) as analyze
+      or never_analyzed as analyze
   from t order by name`;
 
 /** Runs `work` on the session in its turn, if the session is idle then; false when it was not. */

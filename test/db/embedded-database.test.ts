@@ -259,6 +259,19 @@ describe("embedded database maintenance (PGlite runs no autovacuum of its own)",
     await db.close();
   });
 
+  it("analyzes a table that holds data and was never analyzed, however few its changes since the start", async () => {
+    const db = await startEmbeddedDatabase(undefined, { maintenanceIntervalMs: 0 });
+    const sql = connect(db);
+    await sql`create table t (id int primary key)`;
+    await sql`insert into t select generate_series(1, 40)`; // under every threshold
+    expect(await db.maintain()).toEqual(["analyze public.t"]);
+    expect(await db.maintain()).toEqual([]);
+    await sql`delete from t`;
+    expect(await db.maintain()).toEqual([]); // analyzed once: an emptied table is not analyzed every minute
+    await sql.end();
+    await db.close();
+  });
+
   /** A database whose table t (2 000 rows just inserted) is due a VACUUM, which a transaction block refuses. */
   const withDueTable = async () => {
     const db = await startEmbeddedDatabase(undefined, { maintenanceIntervalMs: 0 });
