@@ -6,6 +6,7 @@ import type { RecordChargeRow, RecordTransferRow } from "./payments";
 import { NEWEST_FIRST, RECORD_SELECTION, detailsQuery } from "./payments";
 import { chargeRecord } from "@/lib/payments/charge-record";
 import type { PaymentStatus } from "@/lib/payments/status";
+import { toJsonNumber } from "@/lib/money/decimal";
 
 /*
  * The Payment record as JSON text, written here from the details statement's cells as the
@@ -37,12 +38,8 @@ const TEXT_SELECTION = {
 
 const str = (v: unknown) => JSON.stringify(v ?? null);
 
-/** A numeric's text as `JSON.stringify(Number(text))` writes it. */
-function num(text: unknown): string {
-  if (text === null) return "null";
-  const n = Number(text);
-  return Number.isFinite(n) ? String(n) : "null";
-}
+/** A numeric's text as the record's JSON number (`toJsonNumber`, then `JSON.stringify`). */
+const num = (text: unknown) => JSON.stringify(toJsonNumber(text as string | null));
 
 /**
  * A timestamptz's text as `new Date(text).toISOString()` writes it. The session's usual form

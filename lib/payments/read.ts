@@ -52,12 +52,12 @@ export type PaymentListPage = {
 };
 
 /**
- * Who writes a list page's records: PostgreSQL (`sql`, db/queries/payment-record-json.ts), this
- * process from the details statement's cells (`text`, db/queries/payment-record-text.ts), or
- * `toPaymentRecord` and `JSON.stringify` (`objects`, the definition every other response uses,
- * kept here as the reference the other two are tested against).
+ * Who writes a list page's records: PostgreSQL (`sql`, db/queries/payment-record-json.ts) or this
+ * process from the details statement's cells (`text`, db/queries/payment-record-text.ts). Both
+ * are held to `toPaymentRecord`, every other response's definition, by
+ * test/payments-list-records.test.ts.
  */
-export type RecordWriter = "sql" | "text" | "objects";
+export type RecordWriter = "sql" | "text";
 
 /**
  * A page's records as JSON text, newest first. On PostgreSQL the database writes them: it runs
@@ -68,13 +68,7 @@ export type RecordWriter = "sql" | "text" | "objects";
  * cells (change 40).
  */
 export async function recordsJson(db: Db, ids: string[], writer: RecordWriter = databaseKind() === "postgres" ? "sql" : "text"): Promise<string[]> {
-  if (writer === "sql") return paymentRecordsJson(db, ids);
-  if (writer === "text") return paymentRecordsText(db, ids);
-  const details = await loadPaymentDetails(db, ids);
-  return ids.flatMap((id) => {
-    const d = details.get(id);
-    return d ? [JSON.stringify(record(d))] : [];
-  });
+  return writer === "sql" ? paymentRecordsJson(db, ids) : paymentRecordsText(db, ids);
 }
 
 export async function listPayments(db: Db, business: Business, q: ListPaymentsQuery): Promise<PaymentListPage> {
