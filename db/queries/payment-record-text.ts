@@ -76,22 +76,33 @@ function indexer(fields: { path: string[] }[]) {
  */
 function recordWriter(fields: { path: string[] }[]) {
   const at = indexer(fields);
-  const p = Object.fromEntries(Object.keys(TEXT_SELECTION.payment).map((k) => [k, at(`payment.${k}`)])) as Record<
-    keyof typeof TEXT_SELECTION.payment,
-    number
-  >;
-  const customerId = at("customer.id");
-  const email = at("customer.email");
-  const ip = Object.fromEntries(Object.keys(TEXT_SELECTION.ip).map((k) => [k, at(`ip.${k}`)])) as Record<keyof typeof TEXT_SELECTION.ip, number>;
-  const chargeColumns = Object.keys(TEXT_SELECTION.charge).map((k) => [k, at(`charge.${k}`)] as const);
-  const transferColumns = Object.keys(TEXT_SELECTION.transfer).map((k) => [k, at(`transfer.${k}`)] as const);
-  const chargeKey = at("charge.paymentId");
-  const transferKey = at("transfer.id");
-  const objectOf = <T>(row: Cells, columns: readonly (readonly [string, number])[]) => {
+  /** Each selected column of one joined table: its index in the rows, by its key in the selection. */
+  const columnsOf = <T extends keyof typeof TEXT_SELECTION>(table: T) =>
+    Object.fromEntries(Object.keys(TEXT_SELECTION[table]).map((k) => [k, at(`${table}.${k}`)])) as Record<keyof (typeof TEXT_SELECTION)[T], number>;
+  const p = columnsOf("payment");
+  const customer = columnsOf("customer");
+  const ip = columnsOf("ip");
+  const charge = columnsOf("charge");
+  const transfer = columnsOf("transfer");
+  /** A joined table's row as drizzle would map it (its cells need no decoding: see above). */
+  const objectOf = <T>(row: Cells, columns: Record<string, number>) => {
     const o: Record<string, unknown> = {};
-    for (const [k, i] of columns) o[k] = row[i];
+    for (const k in columns) o[k] = row[columns[k]];
     return o as T;
   };
+  /** One item per distinct `key` cell in rows[from, to), in order of appearance (none for a null key: no joined row). */
+  function distinct<T>(rows: Cells[], from: number, to: number, key: number, item: (row: Cells) => T): T[] {
+    const items: T[] = [];
+    const seen: unknown[] = [];
+    for (let i = from; i < to; i++) {
+      const id = rows[i][key];
+      if (id !== null && !seen.includes(id)) {
+        seen.push(id);
+        items.push(item(rows[i]));
+      }
+    }
+    return items;
+  }
 
   const ipText = (r: Cells) =>
     `{"city":${str(r[ip.city])},"ip":${str(r[ip.ip])},"country":${str(r[ip.country])},"riskScore":${str(r[ip.riskScore])},"connectionType":${str(r[ip.connectionType])},"isp":${str(r[ip.isp])},"dateCreated":"${isoOfTimestamp(r[ip.createdAt] as string)}"}`;
@@ -101,33 +112,17 @@ function recordWriter(fields: { path: string[] }[]) {
     const r = rows[from];
     const status = r[p.status] as PaymentStatus;
     let text = `{"id":"${r[p.id]}","name":${str(r[p.name])},"description":${str(r[p.description])},"endAmount":${num(r[p.endAmount])},"prePaymentAmount":${num(r[p.amount])},"currency":${str(r[p.currency])},"status":${str(status)},"createdAt":"${isoOfTimestamp(r[p.createdAt] as string)}","expiresAt":"${isoOfTimestamp(r[p.expiresAt] as string)}","timeline":${r[p.timeline]},"metadata":${r[p.metadata] ?? "null"},"platformFee":${num(r[p.platformFee])},"note":${str(r[p.note])}`;
-    if (r[customerId] !== null) {
-      const ips: string[] = [];
-      const seen: unknown[] = [];
-      for (let i = from; i < to; i++) {
-        const id = rows[i][ip.id];
-        if (id !== null && !seen.includes(id)) {
-          seen.push(id);
-          ips.push(ipText(rows[i]));
-        }
-      }
-      text += `,"customer":{"id":${r[customerId]},"email":${str(r[email])},"ipAddresses":[${ips.join(",")}]}`;
+    if (r[customer.id] !== null) {
+      const ips = distinct(rows, from, to, ip.id, ipText);
+      text += `,"customer":{"id":${r[customer.id]},"email":${str(r[customer.email])},"ipAddresses":[${ips.join(",")}]}`;
     }
     if (r[p.selectedPaymentMethod]) text += `,"selectedPaymentMethod":${str(r[p.selectedPaymentMethod])}`;
-    if (r[chargeKey] !== null) {
-      const transfers: RecordTransferRow[] = [];
-      const seen: unknown[] = [];
-      for (let i = from; i < to; i++) {
-        const id = rows[i][transferKey];
-        if (id !== null && !seen.includes(id)) {
-          seen.push(id);
-          transfers.push(objectOf<RecordTransferRow>(rows[i], transferColumns));
-        }
-      }
-      const charge = chargeRecord(status, objectOf<RecordChargeRow>(r, chargeColumns), transfers);
-      text += charge.platformCryptoCharge
-        ? `,"platformCryptoCharge":${JSON.stringify(charge.platformCryptoCharge)}`
-        : `,"contractCharge":${JSON.stringify(charge.contractCharge)}`;
+    if (r[charge.paymentId] !== null) {
+      const transfers = distinct(rows, from, to, transfer.id, (row) => objectOf<RecordTransferRow>(row, transfer));
+      const part = chargeRecord(status, objectOf<RecordChargeRow>(r, charge), transfers);
+      text += part.platformCryptoCharge
+        ? `,"platformCryptoCharge":${JSON.stringify(part.platformCryptoCharge)}`
+        : `,"contractCharge":${JSON.stringify(part.contractCharge)}`;
     }
     if (r[p.onBehalfOfBusinessId] !== null) text += `,"onBehalfOfBusinessId":${r[p.onBehalfOfBusinessId]}`;
     if (r[p.netAmountUsd] !== null) text += `,"netAmountUsd":${num(r[p.netAmountUsd])}`;
