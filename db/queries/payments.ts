@@ -438,12 +438,12 @@ function isPlainSearch(business: Business, f: PaymentFilter): boolean {
 }
 
 /**
- * A page of a plain search (`isPlainSearch`) as a named statement, its pattern a parameter. On
- * PostgreSQL's list connection it runs on its generic plan (change 35's setting): the two trigram
- * lookups ORed, whatever the pattern. Planning a search for its inline pattern cost ~0.15-0.35
- * ms of a ~0.75-1.0 ms statement at a million payments (docs/performance.md, change 38). PGlite
- * leaves the choice to the planner, which plans each pattern anew (its estimate for a given
- * pattern looks cheaper); what it saves there is the parse and the statement's text.
+ * A page of a plain search (`isPlainSearch`) as a named statement, its pattern a parameter. It
+ * runs on its generic plan: the two trigram lookups, whatever the pattern. Planning a search for
+ * its inline pattern cost ~0.15-0.35 ms of a ~0.75-1.0 ms statement at a million payments on
+ * PostgreSQL (docs/performance.md, change 38). PostgreSQL's list connection asks for generic
+ * plans (change 35's setting); PGlite gets one because the statement hides its values from the
+ * planner (`unseen`).
  *
  * The matches are found in a subquery that knows nothing of the account (`offset 0` keeps
  * PostgreSQL from merging it into the outer query), so no plan can walk the account's list index
@@ -457,16 +457,38 @@ function namedSearchPage(tx: Tx) {
   });
 }
 
-/** `namedSearchPage`'s statement, with parameters or (for EXPLAIN) values. */
+/**
+ * A value the planner cannot see: an InitPlan's output, known only when the statement runs. A
+ * named statement's custom plan, made for its values, then costs what its generic plan costs,
+ * and after its first five executions the plan cache keeps the generic one. PGlite has no
+ * `plan_cache_mode` of its own for lists (its one session runs every statement), and a search's
+ * custom plan, knowing the pattern and the page size, always looked cheaper: it planned each
+ * search anew, ~0.3 ms of its thread at a million payments (docs/performance.md, change 42).
+ */
+function unseen(value: Value<number> | Value<string>, type: "text" | "bigint"): SQL {
+  return sql`(select ${value}::${sql.raw(type)})`;
+}
+
+/**
+ * `namedSearchPage`'s statement, with parameters or (for EXPLAIN) values. Its matches are the
+ * union of the two lookups rather than `searchMatches`' OR: on its own the customer's side is an
+ * index-only scan of `payments_customer_idx` (which includes the columns a page needs), where
+ * the OR's bitmap read every matching payment's row, one page each, to sort the matches and
+ * count them, and the page then needs only its own rows.
+ */
 function plainSearchPageStatement(tx: Tx, pattern: Value<string>, businessId: Value<number>, limit: Limit, offset: Value<number>) {
-  const matches = sql`(select ${payments.id}, ${payments.businessId}, ${payments.createdAt} from ${payments} where ${searchMatches(pattern)} offset 0) m`;
+  const like = unseen(pattern, "text");
+  const columns = sql`${payments.id}, ${payments.businessId}, ${payments.createdAt}`;
+  const matches = sql`(select ${columns} from ${payments} where ${payments.searchText} like ${like}
+    union select ${columns} from ${payments} where ${payments.customerId} = any(array(select ${customers.id} from ${customers} where lower(${customers.email}) like ${like}))
+    offset 0) m`;
   return tx
     .select({ id: sql<string>`m.id`.as("id"), total: sql<number>`count(*) over ()`.mapWith(Number).as("total") })
     .from(matches)
-    .where(sql`m.business_id = ${businessId}`)
+    .where(sql`m.business_id = ${unseen(businessId, "bigint")}`)
     .orderBy(sql`m.created_at desc nulls last`, sql`m.id desc nulls last`)
-    .limit(limit)
-    .offset(offset);
+    .limit(unseen(limit, "bigint") as unknown as Limit)
+    .offset(unseen(offset, "bigint") as unknown as number);
 }
 
 /**
