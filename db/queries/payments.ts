@@ -321,9 +321,13 @@ function searchPattern(search: string): string {
  * `payments_customer_idx`). PostgreSQL ORs the two bitmaps; the email side reads one index
  * entry per customer, not one per payment.
  */
-function searchMatches(pattern: Value<string>): SQL {
-  return sql`(${payments.searchText} like ${pattern} or ${payments.customerId} = any(array(select ${customers.id} from ${customers} where lower(${customers.email}) like ${pattern})))`;
+function searchMatches(pattern: Value<string> | SQL): SQL {
+  return sql`(${textMatches(pattern)} or ${customerMatches(pattern)})`;
 }
+
+const textMatches = (pattern: Value<string> | SQL) => sql`${payments.searchText} like ${pattern}`;
+const customerMatches = (pattern: Value<string> | SQL) =>
+  sql`${payments.customerId} = any(array(select ${customers.id} from ${customers} where lower(${customers.email}) like ${pattern}))`;
 
 /** Up to this many matches `totalCount` is an exact count; above it, the planner's estimate. */
 export const EXACT_COUNT_LIMIT = 10_000;
@@ -479,9 +483,8 @@ function unseen(value: Value<number> | Value<string>, type: "text" | "bigint"): 
 function plainSearchPageStatement(tx: Tx, pattern: Value<string>, businessId: Value<number>, limit: Limit, offset: Value<number>) {
   const like = unseen(pattern, "text");
   const columns = sql`${payments.id}, ${payments.businessId}, ${payments.createdAt}`;
-  const matches = sql`(select ${columns} from ${payments} where ${payments.searchText} like ${like}
-    union select ${columns} from ${payments} where ${payments.customerId} = any(array(select ${customers.id} from ${customers} where lower(${customers.email}) like ${like}))
-    offset 0) m`;
+  const matches = sql`(select ${columns} from ${payments} where ${textMatches(like)}
+    union select ${columns} from ${payments} where ${customerMatches(like)} offset 0) m`;
   return tx
     .select({ id: sql<string>`m.id`.as("id"), total: sql<number>`count(*) over ()`.mapWith(Number).as("total") })
     .from(matches)
