@@ -828,20 +828,24 @@ describe("pages of a plain search", () => {
     // on both databases.
     await (await getDb()).transaction(async (tx) => {
       await executeRows(tx, sql.raw(`prepare search_values as ${statement.statement}`));
-      const estimate = async (pattern: string, size: number, offset: number) => {
-        const [row] = await executeRows<{ "QUERY PLAN": [{ Plan: { "Total Cost": number; "Plan Rows": number } }] }>(
-          tx,
-          sql.raw(`explain (format json) execute search_values('${pattern}', '${pattern}', ${b.businessId}, ${size}, ${offset})`),
-        );
-        const { Plan } = row["QUERY PLAN"][0];
-        return [Plan["Total Cost"], Plan["Plan Rows"]];
-      };
-      // The first executions of a prepared statement are planned for their values: any
-      // difference here is a value the planner saw.
-      const first = await estimate("%widget%", 20, 0);
-      expect(await estimate("%a-much-longer-pattern%", 3, 0)).toEqual(first);
-      expect(await estimate("%wid%", 100, 200)).toEqual(first);
-      await executeRows(tx, sql.raw("deallocate search_values"));
+      try {
+        const estimate = async (pattern: string, size: number, offset: number) => {
+          const [row] = await executeRows<{ "QUERY PLAN": [{ Plan: { "Total Cost": number; "Plan Rows": number } }] }>(
+            tx,
+            sql.raw(`explain (format json) execute search_values('${pattern}', '${pattern}', ${b.businessId}, ${size}, ${offset})`),
+          );
+          const { Plan } = row["QUERY PLAN"][0];
+          return [Plan["Total Cost"], Plan["Plan Rows"]];
+        };
+        // The first executions of a prepared statement are planned for their values: any
+        // difference here is a value the planner saw.
+        const first = await estimate("%widget%", 20, 0);
+        expect(await estimate("%a-much-longer-pattern%", 3, 0)).toEqual(first);
+        expect(await estimate("%wid%", 100, 200)).toEqual(first);
+      } finally {
+        // A prepared statement outlives the transaction: leave the pooled connection as it was.
+        await executeRows(tx, sql.raw("deallocate search_values"));
+      }
     });
   });
 

@@ -490,6 +490,7 @@ function plainSearchPageStatement(tx: Tx, pattern: Value<string>, businessId: Va
     .from(matches)
     .where(sql`m.business_id = ${unseen(businessId, "bigint")}`)
     .orderBy(sql`m.created_at desc nulls last`, sql`m.id desc nulls last`)
+    // drizzle types a limit and an offset as a number or a placeholder, and writes any SQL given.
     .limit(unseen(limit, "bigint") as unknown as Limit)
     .offset(unseen(offset, "bigint") as unknown as number);
 }
