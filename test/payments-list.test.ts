@@ -565,6 +565,32 @@ describe("searchString", () => {
     expect(await ids(other, q({ searchString: "dana" }))).toHaveLength(1);
   });
 
+  it("narrowed by a status or a time range, finds each match once: by its text, its customer's email or both", async () => {
+    // Such a search appends the payments found by their text, less those whose customer matches,
+    // to the payments found by their customer (searchPageIdsStatement): neither lost nor twice.
+    const c = await newBusiness();
+    const made: Record<string, string> = {};
+    const make = async (key: string, body: Record<string, unknown>, i: number, status: string) => {
+      const { id } = await createPayment(c, { currency: "USD", amount: 1, ...body });
+      await setColumns(id, { createdAt: at(i * 1000), status: status as never });
+      made[key] = id;
+    };
+    await make("both", { name: "kiwi box", customerEmail: "kiwi@fruit.example" }, 0, "COMPLETED");
+    await make("emailOnly", { name: "plain", customerEmail: "KIWI@fruit.example" }, 1, "COMPLETED");
+    await make("textNoEmail", { description: "kiwi crate" }, 2, "COMPLETED");
+    await make("textOtherCustomer", { name: "kiwi bag", customerEmail: "lime@fruit.example" }, 3, "COMPLETED");
+    await make("otherStatus", { name: "kiwi tin", customerEmail: "kiwi@fruit.example" }, 4, "EXPIRED");
+    await make("noMatch", { name: "lime", customerEmail: "lime@fruit.example" }, 5, "COMPLETED");
+    const completed = [made.textOtherCustomer, made.textNoEmail, made.emailOnly, made.both];
+    const byStatus = await listOk(c, q({ searchString: "KIWI", statuses: "COMPLETED" }));
+    expect(byStatus.items.map((i) => i.id)).toEqual(completed);
+    expect(byStatus.totalCount).toBe(4);
+    const byTime = await listOk(c, q({ searchString: "kiwi", fromTime: at(1000).toISOString(), toTime: at(4000).toISOString(), PageSize: 2 }));
+    expect(byTime.items.map((i) => i.id)).toEqual([made.otherStatus, made.textOtherCustomer]);
+    expect(byTime.totalCount).toBe(4);
+    expect(await ids(c, q({ searchString: "fruit.ex", statuses: "COMPLETED", PageSize: 2, PageNumber: 2 }))).toEqual([made.emailOnly, made.both]);
+  });
+
   it("an empty searchString applies no filter", async () => {
     expect((await listOk(b, "?searchString=")).totalCount).toBe(12);
   });

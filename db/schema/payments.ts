@@ -71,9 +71,10 @@ export const payments = pgTable(
     // A small pending list, as customers_email_trgm_idx. Every write of a payment row that is
     // not a HOT update (a status change, a note) adds its trigrams again.
     index("payments_search_trgm_idx").using("gin", sql`${t.searchText} gin_trgm_ops`).with({ gin_pending_list_limit: 256 }),
-    // A customer's payments, for searchString's match on the customer's email. Migration 0006
-    // makes it cover what a search page needs (INCLUDE business_id, created_at, id; drizzle's
-    // index builder has no INCLUDE), so a search reads no payment's row but the page's own.
+    // A customer's payments, for searchString's match on the customer's email. Migrations 0006
+    // and 0007 make it cover what a search page needs (INCLUDE business_id, created_at, id,
+    // status; drizzle's index builder has no INCLUDE), so a search, plain or narrowed by status or
+    // time, reads no payment's row but the page's own.
     index("payments_customer_idx").on(t.customerId),
     // The expiry sweep's claim: only payments that can still expire are in this index.
     index("payments_expiry_idx")
