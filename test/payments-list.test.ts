@@ -843,6 +843,12 @@ describe("pages of a plain search", () => {
     expect(runs - before).toBe(12);
   });
 
+  /** EXECUTE's arguments: the statement has the pattern once per place it is used, then the business, page size and offset. */
+  const searchArgs = (statement: string, pattern: string, businessId: number, size: number, offset: number) => {
+    const patterns = new Set(statement.match(/\$\d+/g)).size - 3;
+    return [...Array<string>(patterns).fill(`'${pattern}'`), businessId, size, offset].join(", ");
+  };
+
   it("hide their values from the planner, so a plan made for one search costs what the generic plan costs", async () => {
     // PGlite has no list connection asking for generic plans: its plan cache keeps the generic
     // plan only when a custom plan, made for the values, looks no cheaper.
@@ -858,7 +864,7 @@ describe("pages of a plain search", () => {
         const estimate = async (pattern: string, size: number, offset: number) => {
           const [row] = await executeRows<{ "QUERY PLAN": [{ Plan: { "Total Cost": number; "Plan Rows": number } }] }>(
             tx,
-            sql.raw(`explain (format json) execute search_values('${pattern}', '${pattern}', ${b.businessId}, ${size}, ${offset})`),
+            sql.raw(`explain (format json) execute search_values(${searchArgs(statement.statement, pattern, b.businessId, size, offset)})`),
           );
           const { Plan } = row["QUERY PLAN"][0];
           return [Plan["Total Cost"], Plan["Plan Rows"]];
@@ -888,7 +894,7 @@ describe("pages of a plain search", () => {
     const listDb = await getListDb();
     await executeRows(listDb, sql.raw(`prepare search_plan as ${statement.statement}`));
     try {
-      const [row] = await executeRows<{ "QUERY PLAN": unknown }>(listDb, sql.raw(`explain (format json) execute search_plan('%sprocket%', '%sprocket%', ${b.businessId}, 20, 0)`));
+      const [row] = await executeRows<{ "QUERY PLAN": unknown }>(listDb, sql.raw(`explain (format json) execute search_plan(${searchArgs(statement.statement, "%sprocket%", b.businessId, 20, 0)})`));
       const plan = JSON.stringify(row["QUERY PLAN"]);
       // (The test database is small enough for a sequential scan of the payments; at a million,
       // a bitmap of the two trigram indexes: docs/performance.md, change 38.)

@@ -365,11 +365,22 @@ function pageIdsStatement(tx: Tx, where: SQL, limit: Limit, offset: number) {
  */
 function searchPageIdsStatement(tx: Tx, business: Business, f: PaymentFilter, limit: number, offset: number) {
   const others = filterConditions(business, { ...f, search: undefined });
-  const pattern = searchPattern(f.search!);
-  const side = (match: SQL) => sql`select ${payments.id}, ${payments.createdAt} from ${payments} where ${others} and ${match}`;
+  const matches = searchSides(sql`${payments.id}, ${payments.createdAt}`, searchPattern(f.search!), others);
+  return matchesPage(tx, sql`(${matches}) m`, undefined, limit, offset);
+}
+
+/**
+ * `columns` of the payments a search matches, each once: those whose text matches but whose
+ * customer's email does not, then those whose customer's email matches (an index-only scan of
+ * `payments_customer_idx`), each side narrowed by `others`. The two sides are disjoint, so no
+ * step has to find the payments matched both ways; the text side's `not exists` looks up only
+ * the customers of its own matches, or none when it has none.
+ */
+function searchSides(columns: SQL, pattern: Value<string> | SQL, others?: SQL): SQL {
+  const where = (match: SQL) => (others ? sql`${others} and ${match}` : match);
   const customerDoesNotMatch = sql`not exists (select 1 from ${customers} where ${customers.id} = ${payments.customerId} and lower(${customers.email}) like ${pattern})`;
-  const matches = sql`(${side(sql`${textMatches(pattern)} and ${customerDoesNotMatch}`)} union all ${side(customerMatches(pattern))}) m`;
-  return matchesPage(tx, matches, undefined, limit, offset);
+  return sql`select ${columns} from ${payments} where ${where(sql`${textMatches(pattern)} and ${customerDoesNotMatch}`)}
+    union all select ${columns} from ${payments} where ${where(customerMatches(pattern))}`;
 }
 
 /** A page of `matches` (a subquery `m` of ids and their `created_at`), newest first, with their count. */
@@ -499,16 +510,17 @@ function unseen(value: Value<number> | Value<string>, type: "text" | "bigint"): 
 
 /**
  * `namedSearchPage`'s statement, with parameters or (for EXPLAIN) values. Its matches are the
- * union of the two lookups rather than `searchMatches`' OR: on its own the customer's side is an
- * index-only scan of `payments_customer_idx` (which includes the columns a page needs), where
- * the OR's bitmap read every matching payment's row, one page each, to sort the matches and
- * count them, and the page then needs only its own rows.
+ * two lookups appended (`searchSides`) rather than `searchMatches`' OR: on its own the
+ * customer's side is an index-only scan of `payments_customer_idx` (which includes the columns a
+ * page needs), where the OR's bitmap read every matching payment's row, one page each, to sort
+ * the matches and count them, and the page then needs only its own rows. (Until change 43 a
+ * `UNION` of the two hashed every match to drop those found both ways: a search for a pattern in
+ * half the store's addresses took 0.38 s on PostgreSQL at a million payments, 0.17 s appended.)
  */
 function plainSearchPageStatement(tx: Tx, pattern: Value<string>, businessId: Value<number>, limit: Limit, offset: Value<number>) {
   const like = unseen(pattern, "text");
   const columns = sql`${payments.id}, ${payments.businessId}, ${payments.createdAt}`;
-  const matches = sql`(select ${columns} from ${payments} where ${textMatches(like)}
-    union select ${columns} from ${payments} where ${customerMatches(like)} offset 0) m`;
+  const matches = sql`(${searchSides(columns, like)} offset 0) m`;
   return matchesPage(tx, matches, sql`m.business_id = ${unseen(businessId, "bigint")}`, unseen(limit, "bigint"), unseen(offset, "bigint"));
 }
 
