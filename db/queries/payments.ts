@@ -319,7 +319,8 @@ function searchPattern(search: string): string {
  * `searchString`: a case-insensitive substring of the payment's name, description or note
  * (`payments_search_trgm_idx`), or of its customer's email (`customers_email_trgm_idx`, then
  * `payments_customer_idx`). PostgreSQL ORs the two bitmaps; the email side reads one index
- * entry per customer, not one per payment.
+ * entry per customer, not one per payment. A search's pages find their matches by
+ * `searchSides`; this WHERE serves what counts a search on its own (a page past its last match).
  */
 function searchMatches(pattern: Value<string> | SQL): SQL {
   return sql`(${textMatches(pattern)} or ${customerMatches(pattern)})`;
