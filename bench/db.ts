@@ -27,3 +27,9 @@ export async function vacuumAnalyze(db: Db): Promise<void> {
     await query(db, `vacuum analyze ${t}`);
   }
 }
+
+/** PostgreSQL's checkpoint now, rather than spread over minutes; PGlite checkpoints as it closes. */
+export async function checkpoint(db: Db): Promise<void> {
+  const { databaseKind } = await import("@/db/client");
+  if (databaseKind() === "postgres") await query(db, "checkpoint");
+}

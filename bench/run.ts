@@ -7,7 +7,7 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import path from "node:path";
 import { measureBackground } from "./background";
-import { closeDb, openDb, query, vacuumAnalyze } from "./db";
+import { checkpoint, closeDb, openDb, query, vacuumAnalyze } from "./db";
 import { explainLists } from "./explain";
 import { figuresOf, measure, sample, type Figures, type Sample, type Scenario } from "./load";
 import { parseOptions, type Options } from "./options";
@@ -46,25 +46,15 @@ async function seedTo(fixture: Fixture, from: number, to: number) {
   if (fixture.paymentIds.length < 100) {
     fixture.paymentIds = (await query<{ id: string }>(db, `select id from payments order by random() limit 2000`)).map((r) => r.id);
   }
+  // Seeding writes gigabytes that are not yet on disk when it ends: PostgreSQL's checkpoint after
+  // a bulk load is spread over minutes, and the kernel writes
+  // dirty pages back in the background. Both are forced to finish here, so that no measurement
+  // shares the two cores and the disk with the seeding's write-back.
+  const t1 = performance.now();
+  await checkpoint(db);
   await closeDb();
-  await settleWrites();
-}
-
-/**
- * Seeding writes gigabytes that are not yet on disk when it ends: PostgreSQL's checkpoint after
- * a bulk load is spread over minutes, and the kernel writes dirty pages back in the background.
- * Both are forced to finish here, so that no measurement shares the two cores and the disk
- * with the seeding's write-back.
- */
-async function settleWrites() {
-  const t0 = performance.now();
-  if (process.env.DATABASE_URL) {
-    const db = await openDb();
-    await query(db, "checkpoint");
-    await closeDb();
-  }
   execFileSync("sync");
-  log(`flushed the seeded store to disk in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  log(`flushed the seeded store to disk in ${((performance.now() - t1) / 1000).toFixed(1)} s`);
 }
 
 /**

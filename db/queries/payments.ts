@@ -327,8 +327,9 @@ function searchMatches(pattern: Value<string> | SQL): SQL {
 }
 
 const textMatches = (pattern: Value<string> | SQL) => sql`${payments.searchText} like ${pattern}`;
+const emailMatches = (pattern: Value<string> | SQL) => sql`lower(${customers.email}) like ${pattern}`;
 const customerMatches = (pattern: Value<string> | SQL) =>
-  sql`${payments.customerId} = any(array(select ${customers.id} from ${customers} where lower(${customers.email}) like ${pattern}))`;
+  sql`${payments.customerId} = any(array(select ${customers.id} from ${customers} where ${emailMatches(pattern)}))`;
 
 /** Up to this many matches `totalCount` is an exact count; above it, the planner's estimate. */
 export const EXACT_COUNT_LIMIT = 10_000;
@@ -379,7 +380,7 @@ function searchPageIdsStatement(tx: Tx, business: Business, f: PaymentFilter, li
  */
 function searchSides(columns: SQL, pattern: Value<string> | SQL, others?: SQL): SQL {
   const where = (match: SQL) => (others ? sql`${others} and ${match}` : match);
-  const customerDoesNotMatch = sql`not exists (select 1 from ${customers} where ${customers.id} = ${payments.customerId} and lower(${customers.email}) like ${pattern})`;
+  const customerDoesNotMatch = sql`not exists (select 1 from ${customers} where ${customers.id} = ${payments.customerId} and ${emailMatches(pattern)})`;
   return sql`select ${columns} from ${payments} where ${where(sql`${textMatches(pattern)} and ${customerDoesNotMatch}`)}
     union all select ${columns} from ${payments} where ${where(customerMatches(pattern))}`;
 }
