@@ -105,6 +105,17 @@ export async function startServer(
   nodeArgs: string[] = [],
   dbCpuMs?: () => number,
 ): Promise<Server> {
+  const url = `http://127.0.0.1:${port}`;
+  // The readiness check below takes whatever answers on the port; a server left running by an
+  // earlier run that was cut short (Next renames its process "next-server", so `pkill -f "next
+  // start"` misses it) would be measured in place of this build, and this one would exit unseen.
+  const stale = await fetch(`${url}/bench/noop`).then(
+    () => true,
+    () => false,
+  );
+  if (stale) {
+    throw new Error(`Something already answers on ${url} (a server left by an earlier run? \`pgrep -a next-server\`); stop it or pass --port.`);
+  }
   const child = run(
     [...SERVER_NODE_FLAGS, ...nodeArgs, nextBin, "start", "-p", String(port), "-H", "127.0.0.1"],
     {
@@ -135,7 +146,6 @@ export async function startServer(
     if (!/Error: aborted|ECONNRESET|ignore-listed frames|^\s*}\s*$/m.test(text)) process.stderr.write(`[server] ${text}`);
   });
   const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
-  const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 120_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}):\n${log.slice(-4000)}`);
