@@ -62,9 +62,8 @@ function percentile(sorted: number[], p: number): number {
 }
 
 /**
- * Drives the server with autocannon for `seconds` at `connections` concurrent connections
- * (keep-alive, no pipelining). Latencies are every 2xx response's own time (autocannon's
- * histogram rounds to whole ms; sub-ms figures matter at one connection).
+ * One endpoint measured for `seconds` at `connections` connections, after a warm-up on the same
+ * connections (`session`).
  */
 export async function measure(
   url: string,
@@ -73,7 +72,7 @@ export async function measure(
   seconds: number,
   cpu: CpuMeters = NO_METERS,
 ): Promise<Figures> {
-  return figuresOf(connections, [await sample(url, s, connections, seconds, cpu)]);
+  return figuresOf(connections, await session(url, connections, s, [{ scenario: s, seconds }], cpu));
 }
 
 /** Figures of one or more samples taken at the same concurrency, pooled: all requests over all their time. */
@@ -98,52 +97,144 @@ export function figuresOf(connections: number, samples: Sample[]): Figures {
   };
 }
 
-export async function sample(
+/** A stretch of a session: `scenario` driven for `seconds`. */
+export type Slice = { scenario: Scenario; seconds: number };
+
+/** Warm-up of a session: at least this long, and until every connection has had its first answer. */
+const WARM_UP_SECONDS = 2;
+/** How long a session waits, after its last slice, for that slice's requests still in flight. */
+const DRAIN_LIMIT_MS = 10_000;
+
+/**
+ * Drives the server with autocannon (keep-alive, one request per connection in flight) over one
+ * set of `connections` connections kept open for the whole session: a warm-up with `warmUp`,
+ * then each slice in turn, then a drain. Returns one sample per slice.
+ *
+ * Why one set of connections: a connection opened while the server is saturated gets its first
+ * answer one poll round after the one opened before it, so 32 connections opened together wait
+ * up to 32 rounds for their first answers (a staircase up to ~0.5 s on the no-op route here, as on
+ * a bare `node:http` server: bench/closed-loop-tail.ts), while the connections already open are
+ * served faster than in the steady state. Measured on fresh connections, as every slice was until
+ * 25 November, those 32 first answers were ~1-2 % of a list's slice at 32 connections and set its
+ * p99 (docs/performance.md, nineteenth round). A merchant's client keeps its connections.
+ *
+ * A response counts for the slice in which its request was sent: the slice's requests/s are its
+ * answered requests over its length, its latencies theirs (each 2xx response's own time:
+ * autocannon's histogram rounds to whole ms, and sub-ms figures matter at one connection). The CPU
+ * meters are read at the slice's bounds; the ~`connections` requests in flight across a bound
+ * are charged to whichever slice their CPU fell in. The drain keeps the last slice's load on until
+ * every request sent in it is answered, so that none is cut off and none is left uncounted.
+ */
+export async function session(
   url: string,
-  s: Scenario,
   connections: number,
-  seconds: number,
+  warmUp: Scenario,
+  slices: Slice[],
   cpu: CpuMeters = NO_METERS,
-): Promise<Sample> {
-  const cpuBefore = cpu.server();
-  const threadBefore = cpu.thread();
-  const dbBefore = cpu.db();
-  const latencies: number[] = [];
-  let non2xx = 0;
-  let firstBad: string | undefined;
-  // Without a callback autocannon returns its tracker: an EventEmitter that is also a promise of the result.
+): Promise<Sample[]> {
+  type Tag = { slice: number; scenario: Scenario };
+  const WARM = -1;
+  const drain = slices.length;
+  let phase = WARM;
+  const samples: Sample[] = slices.map(() => ({ latencies: [], seconds: 0, non2xx: 0, errors: 0, cpuMs: 0, threadCpuMs: 0, dbCpuMs: 0 }));
+  const sent = slices.map(() => 0);
+  const answered = slices.map(() => 0);
+  const firstBad = new Map<string, string>();
+  const answeredConnections = new Set<unknown>();
+  const scenarioOf = (p: number) => (p === WARM ? warmUp : slices[Math.min(p, drain - 1)].scenario);
+  let bounds = { at: 0, server: 0, thread: 0, db: 0 };
+  const readBounds = () => ({ at: performance.now(), server: cpu.server(), thread: cpu.thread(), db: cpu.db() });
+
+  // Without a callback autocannon returns its tracker: an EventEmitter that is also a promise of the
+  // result. It runs until `stop()`: the phases below decide when.
   const instance = autocannon({
     url,
     connections,
-    duration: seconds,
+    duration: 24 * 3600,
     pipelining: 1,
     timeout: 30,
     requests: [
       {
-        method: s.method,
-        setupRequest: (req) => {
-          const { path, body } = s.next();
+        // Called for each request just before it is written, with a context of its own
+        // (autocannon makes a fresh one per request when its list of one request wraps).
+        setupRequest: (req, context: Partial<Tag>) => {
+          const scenario = scenarioOf(phase);
+          context.slice = phase;
+          context.scenario = scenario;
+          if (phase >= 0 && phase < drain) sent[phase]++;
+          const { path, body } = scenario.next();
           return {
             ...req,
+            method: scenario.method,
             path,
-            headers: { ...s.headers, ...(body !== undefined ? { "content-type": "application/json" } : {}) },
+            headers: { ...scenario.headers, ...(body !== undefined ? { "content-type": "application/json" } : {}) },
             ...(body !== undefined ? { body } : {}),
           };
         },
       },
     ],
-  }) as unknown as EventEmitter & Promise<autocannon.Result>;
-  instance.on("response", (_client: unknown, statusCode: number, _bytes: number, ms: number) => {
-    if ((statusCode >= 200 && statusCode < 300) || statusCode === s.okStatus) latencies.push(ms);
-    else {
-      non2xx++;
-      firstBad ??= `HTTP ${statusCode}`;
+  }) as unknown as EventEmitter & Promise<autocannon.Result> & { stop: () => void };
+
+  let drained: (() => void) | undefined;
+  function enter(p: number) {
+    const now = readBounds();
+    if (phase >= 0 && phase < drain) {
+      const s = samples[phase];
+      s.seconds = (now.at - bounds.at) / 1000;
+      s.cpuMs = now.server - bounds.server;
+      s.threadCpuMs = now.thread - bounds.thread;
+      s.dbCpuMs = now.db - bounds.db;
     }
+    bounds = now;
+    phase = p;
+    if (p < drain) setTimeout(() => enter(p + 1), slices[p].seconds * 1000);
+    else drained?.();
+  }
+  instance.on("response", (client: { requestIterator: { context: Tag } }, statusCode: number, _bytes: number, ms: number) => {
+    answeredConnections.add(client);
+    const { slice, scenario } = client.requestIterator.context;
+    if (slice < 0 || slice >= drain) return;
+    answered[slice]++;
+    const s = samples[slice];
+    if ((statusCode >= 200 && statusCode < 300) || statusCode === scenario.okStatus) s.latencies.push(ms);
+    else {
+      s.non2xx++;
+      if (!firstBad.has(scenario.name)) firstBad.set(scenario.name, `HTTP ${statusCode}`);
+    }
+    if (phase === drain) drained?.();
   });
+
+  const warmedUp = new Promise<void>((resolve) => {
+    let timeUp = false;
+    const check = () => {
+      if (timeUp && answeredConnections.size >= connections) {
+        instance.off("response", check);
+        resolve();
+      }
+    };
+    setTimeout(() => ((timeUp = true), check()), WARM_UP_SECONDS * 1000);
+    instance.on("response", check);
+  });
+  await warmedUp;
+  await new Promise<void>((resolve) => {
+    const limit = setTimeout(resolve, slices.reduce((t, x) => t + x.seconds * 1000, 0) + DRAIN_LIMIT_MS);
+    drained = () => {
+      if (phase === drain && answered[drain - 1] >= sent[drain - 1]) {
+        clearTimeout(limit);
+        resolve();
+      }
+    };
+    enter(0);
+  });
+  instance.stop();
   const result = await instance;
-  const cpuMs = cpu.server() - cpuBefore;
-  const threadCpuMs = cpu.thread() - threadBefore;
-  const dbCpuMs = cpu.db() - dbBefore;
-  if (non2xx > 0) console.warn(`  ! ${s.name}: ${non2xx} non-2xx answers (first: ${firstBad})`);
-  return { latencies, seconds: result.duration, non2xx, errors: result.errors, cpuMs, threadCpuMs, dbCpuMs };
+  // Errors (refused connections, timeouts) are not told apart by slice: the first slice of the
+  // warmed-up scenario (the endpoint) carries them, once.
+  const endpointSlice = Math.max(0, slices.findIndex((x) => x.scenario === warmUp));
+  samples[endpointSlice].errors = result.errors;
+  for (const [name, bad] of firstBad) {
+    const n = samples.reduce((sum, s, i) => sum + (slices[i].scenario.name === name ? s.non2xx : 0), 0);
+    console.warn(`  ! ${name}: ${n} answers other than 2xx (first: ${bad})`);
+  }
+  return samples;
 }

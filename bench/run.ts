@@ -9,7 +9,7 @@ import path from "node:path";
 import { measureBackground } from "./background";
 import { checkpoint, closeDb, openDb, query, vacuumAnalyze } from "./db";
 import { explainLists } from "./explain";
-import { figuresOf, measure, sample, type Figures, type Sample, type Scenario } from "./load";
+import { figuresOf, measure, session, type Figures, type Sample, type Scenario } from "./load";
 import { parseOptions, type Options } from "./options";
 import { backgroundLines, machine, percent, scaleTable, sweepTable, writeResult, type RunResult, type SweepResult } from "./report";
 import { NOOP, scenarios, V1_404, type Fixture } from "./scenarios";
@@ -59,18 +59,15 @@ async function seedTo(fixture: Fixture, from: number, to: number) {
 
 /**
  * An endpoint and the no-op route in four slices of half the duration each, ceiling, endpoint,
- * endpoint, ceiling (ABBA): both are measured over the same stretch of time, and a speed drift
+ * endpoint, ceiling (ABBA), on one set of connections after a warm-up with the endpoint
+ * (`session`): both are measured over the same stretch of time, and a speed drift
  * that is linear over it weighs on both alike. The machine's speed drifts by tens of percent
  * within minutes (docs/performance.md); measured minutes apart, an endpoint's ratio to the
  * ceiling was as much the machine's as the code's.
  */
 async function measurePaired(server: Server, noop: Scenario, s: Scenario, c: number): Promise<{ endpoint: Figures; ceiling: Sample[] }> {
   const half = o.duration / 2;
-  const run = (x: Scenario) => sample(server.url, x, c, half, server.cpu);
-  const a1 = await run(noop);
-  const b1 = await run(s);
-  const b2 = await run(s);
-  const a2 = await run(noop);
+  const [a1, b1, b2, a2] = await session(server.url, c, s, [noop, s, s, noop].map((scenario) => ({ scenario, seconds: half })), server.cpu);
   const ceiling = figuresOf(c, [a1, a2]);
   return { endpoint: { ...figuresOf(c, [b1, b2]), ceilingRps: ceiling.rps }, ceiling: [a1, a2] };
 }
@@ -110,11 +107,9 @@ async function sweepOnce(
         (f.dbCpuMsPerRequest !== undefined ? `  db CPU ${f.dbCpuMsPerRequest.toFixed(2)} ms/req` : "") +
         busyText(f),
     );
-  if (paired) await measure(server.url, noop, 8, 2); // warm-up: JIT, caches, connections
   for (const s of all) {
     if (names && s.name !== NOOP && s.name !== V1_404 && !names.includes(s.name)) continue;
     if (paired && s === noop) continue; // measured with every other endpoint
-    await measure(server.url, s, 8, 2); // warm-up: JIT, caches, connections
     out[s.name] = [];
     for (const c of connections) {
       let f: Figures;

@@ -56,7 +56,7 @@ function procStat(pid: number | string | undefined): { comm: string; cpuMs: numb
 }
 
 /** CPU time (user + system) the process has used so far, in ms; NaN where /proc is not there. */
-function processCpuMs(pid: number | undefined): number {
+export function processCpuMs(pid: number | undefined): number {
   return procStat(pid)?.cpuMs ?? NaN;
 }
 

@@ -1,5 +1,7 @@
-import { describe, expect, it } from "vitest";
-import { figuresOf, type Sample } from "@/bench/load";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { figuresOf, session, type Sample, type Scenario } from "@/bench/load";
 
 const sample = (over: Partial<Sample>): Sample => ({
   latencies: [1, 2, 3, 4],
@@ -31,5 +33,43 @@ describe("bench figures", () => {
     expect(f).not.toHaveProperty("threadBusy");
     expect(f).not.toHaveProperty("dbBusy");
     expect(f).not.toHaveProperty("dbCpuMsPerRequest");
+  });
+});
+
+describe("bench session", () => {
+  // A real server: /a answers 200 and /b 404, and every connection's first answer comes late.
+  const FIRST_ANSWER_DELAY_MS = 1_500;
+  let server: http.Server;
+  let url: string;
+  beforeAll(async () => {
+    server = http.createServer((req, res) => {
+      const answer = () => res.writeHead(req.url === "/b" ? 404 : 200).end("{}");
+      const socket = req.socket as typeof req.socket & { answered?: boolean };
+      if (socket.answered) return answer();
+      socket.answered = true;
+      setTimeout(answer, FIRST_ANSWER_DELAY_MS);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  const a: Scenario = { name: "a", method: "GET", next: () => ({ path: "/a" }) };
+  const b: Scenario = { name: "b", method: "GET", next: () => ({ path: "/b" }), okStatus: 404 };
+
+  it("counts each answer in the slice its request was sent in, and no connection's first answer", async () => {
+    const [sa, sb, sa2] = await session(url, 4, b, [
+      { scenario: a, seconds: 0.4 },
+      { scenario: b, seconds: 0.4 },
+      { scenario: a, seconds: 0.4 },
+    ]);
+    for (const s of [sa, sb, sa2]) {
+      // A /b answer (404) counted for an /a slice, or the reverse, would be an answer other than expected.
+      expect(s.non2xx).toBe(0);
+      expect(s.latencies.length).toBeGreaterThan(10);
+      // The first answers (sent during the warm-up, delayed) are not among them.
+      expect(Math.max(...s.latencies)).toBeLessThan(FIRST_ANSWER_DELAY_MS);
+      expect(s.seconds).toBeCloseTo(0.4, 1);
+    }
   });
 });
