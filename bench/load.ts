@@ -35,7 +35,7 @@ export type Figures = {
   ceilingRps?: number;
 };
 
-/** One autocannon run's raw figures; `figuresOf` pools several into one measurement. */
+/** One slice's raw figures (`session`); `figuresOf` pools several into one measurement. */
 export type Sample = {
   latencies: number[];
   seconds: number;
@@ -137,10 +137,10 @@ export async function session(
   const drain = slices.length;
   let phase = WARM;
   const samples: Sample[] = slices.map(() => ({ latencies: [], seconds: 0, non2xx: 0, errors: 0, cpuMs: 0, threadCpuMs: 0, dbCpuMs: 0 }));
-  const sent = slices.map(() => 0);
-  const answered = slices.map(() => 0);
+  // Requests of the last slice sent and answered: the drain waits for the difference.
+  let lastSent = 0;
+  let lastAnswered = 0;
   const firstBad = new Map<string, string>();
-  const answeredConnections = new Set<unknown>();
   const scenarioOf = (p: number) => (p === WARM ? warmUp : slices[Math.min(p, drain - 1)].scenario);
   let bounds = { at: 0, server: 0, thread: 0, db: 0 };
   const readBounds = () => ({ at: performance.now(), server: cpu.server(), thread: cpu.thread(), db: cpu.db() });
@@ -161,7 +161,7 @@ export async function session(
           const scenario = scenarioOf(phase);
           context.slice = phase;
           context.scenario = scenario;
-          if (phase >= 0 && phase < drain) sent[phase]++;
+          if (phase === drain - 1) lastSent++;
           const { path, body } = scenario.next();
           return {
             ...req,
@@ -191,10 +191,9 @@ export async function session(
     else drained?.();
   }
   instance.on("response", (client: { requestIterator: { context: Tag } }, statusCode: number, _bytes: number, ms: number) => {
-    answeredConnections.add(client);
     const { slice, scenario } = client.requestIterator.context;
     if (slice < 0 || slice >= drain) return;
-    answered[slice]++;
+    if (slice === drain - 1) lastAnswered++;
     const s = samples[slice];
     if ((statusCode >= 200 && statusCode < 300) || statusCode === scenario.okStatus) s.latencies.push(ms);
     else {
@@ -206,7 +205,9 @@ export async function session(
 
   const warmedUp = new Promise<void>((resolve) => {
     let timeUp = false;
-    const check = () => {
+    const answeredConnections = new Set<unknown>();
+    const check = (client?: unknown) => {
+      if (client) answeredConnections.add(client);
       if (timeUp && answeredConnections.size >= connections) {
         instance.off("response", check);
         resolve();
@@ -219,7 +220,7 @@ export async function session(
   await new Promise<void>((resolve) => {
     const limit = setTimeout(resolve, slices.reduce((t, x) => t + x.seconds * 1000, 0) + DRAIN_LIMIT_MS);
     drained = () => {
-      if (phase === drain && answered[drain - 1] >= sent[drain - 1]) {
+      if (phase === drain && lastAnswered >= lastSent) {
         clearTimeout(limit);
         resolve();
       }
