@@ -10,7 +10,7 @@
  */
 import { fork } from "node:child_process";
 import { parseArgs } from "node:util";
-import { session, type Scenario } from "./load";
+import { percentile, session, type Scenario } from "./load";
 import { processCpuMs } from "./server";
 
 const { values } = parseArgs({
@@ -24,7 +24,6 @@ const costMs = Number(values["cost-ms"]);
 const connectionCounts = values.connections.split(",").map(Number);
 const seconds = Number(values.duration);
 
-const at = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
 const ms = (x: number) => x.toFixed(x < 10 ? 2 : 1).padStart(6);
 
 async function startBare(write: "inline" | "deferred") {
@@ -46,11 +45,11 @@ for (const write of ["inline", "deferred"] as const) {
       const sorted = [...s.latencies].sort((a, b) => a - b);
       const rate = sorted.length / s.seconds;
       const mean = sorted.reduce((sum, x) => sum + x, 0) / sorted.length;
-      const p50 = at(sorted, 0.5);
+      const p50 = percentile(sorted, 50);
       const slow = sorted.filter((x) => x > 1.5 * p50).length / sorted.length;
       console.log(
         `${write.padEnd(9)} ${String(connections).padStart(4)} ${rate.toFixed(0).padStart(7)} ${ms((connections / rate) * 1000).padStart(12)} ` +
-          `${ms(p50)} ${ms(at(sorted, 0.9))} ${ms(at(sorted, 0.99))} ${(at(sorted, 0.99) / mean).toFixed(2).padStart(9)} ` +
+          `${ms(p50)} ${ms(percentile(sorted, 90))} ${ms(percentile(sorted, 99))} ${(percentile(sorted, 99) / mean).toFixed(2).padStart(9)} ` +
           `${(100 * slow).toFixed(1).padStart(12)} % ${(s.cpuMs / sorted.length).toFixed(3).padStart(18)}`,
       );
     }

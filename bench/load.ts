@@ -56,7 +56,8 @@ export type Scenario = {
   okStatus?: number;
 };
 
-function percentile(sorted: number[], p: number): number {
+/** The p-th percentile (0-100) of ascending values. */
+export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
@@ -102,6 +103,8 @@ export type Slice = { scenario: Scenario; seconds: number };
 
 /** Warm-up of a session: at least this long, and until every connection has had its first answer. */
 const WARM_UP_SECONDS = 2;
+/** Past this, a warm-up ends even if some connection never answered (refused, timed out): the run goes on and says so. */
+const WARM_UP_LIMIT_MS = 40_000;
 /** How long a session waits, after its last slice, for that slice's requests still in flight. */
 const DRAIN_LIMIT_MS = 10_000;
 
@@ -206,19 +209,28 @@ export async function session(
   const warmedUp = new Promise<void>((resolve) => {
     let timeUp = false;
     const answeredConnections = new Set<unknown>();
+    const done = () => {
+      instance.off("response", check);
+      clearTimeout(limit);
+      resolve();
+    };
     const check = (client?: unknown) => {
       if (client) answeredConnections.add(client);
-      if (timeUp && answeredConnections.size >= connections) {
-        instance.off("response", check);
-        resolve();
-      }
+      if (timeUp && answeredConnections.size >= connections) done();
     };
+    const limit = setTimeout(() => {
+      console.warn(`  ! ${warmUp.name}: only ${answeredConnections.size} of ${connections} connections answered within the warm-up`);
+      done();
+    }, WARM_UP_LIMIT_MS);
     setTimeout(() => ((timeUp = true), check()), WARM_UP_SECONDS * 1000);
     instance.on("response", check);
   });
   await warmedUp;
   await new Promise<void>((resolve) => {
-    const limit = setTimeout(resolve, slices.reduce((t, x) => t + x.seconds * 1000, 0) + DRAIN_LIMIT_MS);
+    const limit = setTimeout(() => {
+      console.warn(`  ! ${scenarioOf(drain).name}: ${lastSent - lastAnswered} requests of the last slice still unanswered after the drain`);
+      resolve();
+    }, slices.reduce((t, x) => t + x.seconds * 1000, 0) + DRAIN_LIMIT_MS);
     drained = () => {
       if (phase === drain && lastAnswered >= lastSent) {
         clearTimeout(limit);
