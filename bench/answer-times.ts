@@ -3,18 +3,17 @@
  * come together (a stall of the whole server: a full garbage collection, another process taking
  * the core) or spread over the run (the order in which the server serves its connections). It
  * drives the service on a store seeded by an earlier `npm run bench -- --reuse-store` run, on one
- * set of connections, without the no-op route interleaved, and prints the percentiles and the
- * 100 ms stretches of send time holding the most answers slower than 1.3 × the mean.
+ * set of connections (`session`, measuring the slice after a first one of 8 s), without the no-op
+ * route interleaved, and prints the percentiles and the 100 ms stretches of send time holding the
+ * most answers slower than 1.3 × the mean.
  * docs/performance.md (twentieth round) reads the figures.
  *
  *   npm run bench -- --db pglite --payments 1000000 --reuse-store --only list:status --connections 32   # seeds and keeps the store
  *   npx tsx bench/answer-times.ts [--endpoint list:status] [--connections 32] [--duration 12] [--payments 1000000] [--db pglite|postgres]
  *   BENCH_SERVER_LOG=/tmp/gc.log npx tsx bench/answer-times.ts --server-node-args=--trace-gc   # with the server's collections
  */
-import autocannon from "autocannon";
-import type { EventEmitter } from "node:events";
 import { parseArgs } from "node:util";
-import { percentile } from "./load";
+import { percentile, session } from "./load";
 import { parseOptions } from "./options";
 import { scenarios } from "./scenarios";
 import { startServer } from "./server";
@@ -30,7 +29,7 @@ const { values } = parseArgs({
     "server-node-args": { type: "string", default: "" },
   },
 });
-/** Answers before this are left out: the server's code is still being optimised and its heap grown. */
+/** The slice before the measured one, on the same connections. */
 const WARM_UP_MS = 8_000;
 const seconds = Number(values.duration);
 const connections = Number(values.connections);
@@ -46,35 +45,20 @@ const endpoint = scenarios(target.stored.fixture).find((s) => s.name === values.
 if (!endpoint) throw new Error(`No endpoint ${values.endpoint}`);
 const server = await startServer(serviceEnv(target, o.port), o.port, values["server-node-args"].split(" ").filter(Boolean));
 try {
-  /** [send time since the load began, latency], ms, of each 2xx answer after the warm-up. */
-  const answers: [number, number][] = [];
-  const instance = autocannon({
-    url: server.url,
-    connections,
-    duration: seconds + WARM_UP_MS / 1000,
-    pipelining: 1,
-    requests: [
-      {
-        setupRequest: (req) => {
-          const { path, body } = endpoint.next();
-          return { ...req, method: endpoint.method, path, headers: { ...endpoint.headers }, ...(body !== undefined ? { body } : {}) };
-        },
-      },
-    ],
-    // Without a callback autocannon returns its tracker, an EventEmitter that is also a promise of the result (as in load.ts).
-  }) as unknown as EventEmitter & Promise<autocannon.Result>;
-  const start = performance.now();
-  instance.on("response", (_client: unknown, status: number, _bytes: number, ms: number) => {
-    const now = performance.now() - start;
-    if (now > WARM_UP_MS && status >= 200 && status < 300) answers.push([now - ms, ms]);
-  });
-  await instance;
+  // A first slice on the same connections lets the server's code be optimised and its heap grow
+  // before the measured one (the bench's sessions run after other measurements on the same server).
+  const [, measured] = await session(server.url, connections, endpoint, [
+    { scenario: endpoint, seconds: WARM_UP_MS / 1000 },
+    { scenario: endpoint, seconds },
+  ]);
+  /** [send time since the measured slice began, latency], ms. */
+  const answers = measured.latencies.map((ms, i): [number, number] => [measured.sentAt[i] - WARM_UP_MS, ms]);
 
   const sorted = answers.map(([, ms]) => ms).sort((a, b) => a - b);
   const mean = sorted.reduce((a, b) => a + b, 0) / sorted.length;
   const at = (p: number) => percentile(sorted, p).toFixed(1);
   console.log(
-    `${endpoint.name} at ${connections} connections: ${(sorted.length / seconds).toFixed(0)} req/s, mean ${mean.toFixed(1)} ms (connections ÷ rate ${((connections * seconds * 1000) / sorted.length).toFixed(1)})`,
+    `${endpoint.name} at ${connections} connections: ${(sorted.length / measured.seconds).toFixed(0)} req/s, mean ${mean.toFixed(1)} ms (connections ÷ rate ${((connections * measured.seconds * 1000) / sorted.length).toFixed(1)})`,
   );
   console.log(`  p50 ${at(50)}  p75 ${at(75)}  p90 ${at(90)}  p95 ${at(95)}  p98 ${at(98)}  p99 ${at(99)}  p99.5 ${at(99.5)}  max ${at(100)} ms`);
   const slow = answers.filter(([, ms]) => ms > 1.3 * mean);

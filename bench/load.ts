@@ -38,6 +38,8 @@ export type Figures = {
 /** One slice's raw figures (`session`); `figuresOf` pools several into one measurement. */
 export type Sample = {
   latencies: number[];
+  /** When each of `latencies`' requests was sent, ms since the session's first slice began. */
+  sentAt: number[];
   seconds: number;
   non2xx: number;
   errors: number;
@@ -139,13 +141,14 @@ export async function session(
   const WARM = -1;
   const drain = slices.length;
   let phase = WARM;
-  const samples: Sample[] = slices.map(() => ({ latencies: [], seconds: 0, non2xx: 0, errors: 0, cpuMs: 0, threadCpuMs: 0, dbCpuMs: 0 }));
+  const samples: Sample[] = slices.map(() => ({ latencies: [], sentAt: [], seconds: 0, non2xx: 0, errors: 0, cpuMs: 0, threadCpuMs: 0, dbCpuMs: 0 }));
   // Requests of the last slice sent and answered: the drain waits for the difference.
   let lastSent = 0;
   let lastAnswered = 0;
   const firstBad = new Map<string, string>();
   const scenarioOf = (p: number) => (p === WARM ? warmUp : slices[Math.min(p, drain - 1)].scenario);
   let bounds = { at: 0, server: 0, thread: 0, db: 0 };
+  let firstSliceAt = 0;
   const readBounds = () => ({ at: performance.now(), server: cpu.server(), thread: cpu.thread(), db: cpu.db() });
 
   // Without a callback autocannon returns its tracker: an EventEmitter that is also a promise of the
@@ -189,6 +192,7 @@ export async function session(
       s.dbCpuMs = now.db - bounds.db;
     }
     bounds = now;
+    if (p === 0) firstSliceAt = now.at;
     phase = p;
     if (p < drain) setTimeout(() => enter(p + 1), slices[p].seconds * 1000);
     else drained?.();
@@ -198,8 +202,10 @@ export async function session(
     if (slice < 0 || slice >= drain) return;
     if (slice === drain - 1) lastAnswered++;
     const s = samples[slice];
-    if ((statusCode >= 200 && statusCode < 300) || statusCode === scenario.okStatus) s.latencies.push(ms);
-    else {
+    if ((statusCode >= 200 && statusCode < 300) || statusCode === scenario.okStatus) {
+      s.latencies.push(ms);
+      s.sentAt.push(performance.now() - ms - firstSliceAt);
+    } else {
       s.non2xx++;
       if (!firstBad.has(scenario.name)) firstBad.set(scenario.name, `HTTP ${statusCode}`);
     }

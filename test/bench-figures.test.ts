@@ -5,6 +5,7 @@ import { figuresOf, session, type Sample, type Scenario } from "@/bench/load";
 
 const sample = (over: Partial<Sample>): Sample => ({
   latencies: [1, 2, 3, 4],
+  sentAt: [0, 1, 2, 3],
   seconds: 2,
   non2xx: 0,
   errors: 0,
@@ -63,13 +64,17 @@ describe("bench session", () => {
       { scenario: b, seconds: 0.4 },
       { scenario: a, seconds: 0.4 },
     ]);
-    for (const s of [sa, sb, sa2]) {
+    for (const [i, s] of [sa, sb, sa2].entries()) {
       // A /b answer (404) counted for an /a slice, or the reverse, would be an answer other than expected.
       expect(s.non2xx).toBe(0);
       expect(s.latencies.length).toBeGreaterThan(10);
       // The first answers (sent during the warm-up, delayed) are not among them.
       expect(Math.max(...s.latencies)).toBeLessThan(FIRST_ANSWER_DELAY_MS);
       expect(s.seconds).toBeCloseTo(0.4, 1);
+      // Each answer's send time lies in its slice (0.4 s each, timers allowed a few ms late).
+      expect(s.sentAt).toHaveLength(s.latencies.length);
+      expect(Math.min(...s.sentAt)).toBeGreaterThanOrEqual(i * 400 - 5);
+      expect(Math.max(...s.sentAt)).toBeLessThan((i + 1) * 400 + 50);
     }
   });
 });
