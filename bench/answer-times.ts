@@ -66,7 +66,7 @@ try {
   for (const [sent] of slow) byStretch.set(Math.floor(sent / 100), (byStretch.get(Math.floor(sent / 100)) ?? 0) + 1);
   const top = [...byStretch].sort((a, b) => b[1] - a[1]).slice(0, 8);
   console.log(
-    `  ${slow.length} answers (${((100 * slow.length) / sorted.length).toFixed(1)} %) over 1.3 × the mean, sent in ${byStretch.size} of ${seconds * 10} stretches of 100 ms; the most: ` +
+    `  ${slow.length} answers (${((100 * slow.length) / sorted.length).toFixed(1)} %) over 1.3 × the mean, sent in ${byStretch.size} of ${Math.round(measured.seconds * 10)} stretches of 100 ms; the most: ` +
       top.map(([s, n]) => `${(s / 10).toFixed(1)} s: ${n}`).join(", "),
   );
 } finally {
