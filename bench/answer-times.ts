@@ -63,7 +63,10 @@ try {
   console.log(`  p50 ${at(50)}  p75 ${at(75)}  p90 ${at(90)}  p95 ${at(95)}  p98 ${at(98)}  p99 ${at(99)}  p99.5 ${at(99.5)}  max ${at(100)} ms`);
   const slow = answers.filter(([, ms]) => ms > 1.3 * mean);
   const byStretch = new Map<number, number>();
-  for (const [sent] of slow) byStretch.set(Math.floor(sent / 100), (byStretch.get(Math.floor(sent / 100)) ?? 0) + 1);
+  for (const [sent] of slow) {
+    const stretch = Math.floor(sent / 100);
+    byStretch.set(stretch, (byStretch.get(stretch) ?? 0) + 1);
+  }
   const top = [...byStretch].sort((a, b) => b[1] - a[1]).slice(0, 8);
   console.log(
     `  ${slow.length} answers (${((100 * slow.length) / sorted.length).toFixed(1)} %) over 1.3 × the mean, sent in ${byStretch.size} of ${Math.round(measured.seconds * 10)} stretches of 100 ms; the most: ` +
