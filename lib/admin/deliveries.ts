@@ -4,14 +4,15 @@ import { findBusiness } from "@/db/queries/businesses";
 import { findDelivery, listAttempts, listDeliveries } from "@/db/queries/webhooks";
 import type { WebhookAttemptRow, WebhookDeliveryRow } from "@/db/schema";
 import { conflict, notFound } from "@/lib/http/errors";
+import { queryInteger } from "@/lib/http/query";
 import { redeliver } from "@/lib/webhooks/deliver";
 
 export const ListDeliveriesQuerySchema = z
   .strictObject({
     paymentId: z.uuid("must be a UUID").optional(),
     status: z.enum(["pending", "succeeded", "failed"]).optional(),
-    PageNumber: z.coerce.number().int().min(1).default(1),
-    PageSize: z.coerce.number().int().min(1).max(100).default(20),
+    PageNumber: queryInteger({ min: 1, max: 1_000_000 }, { description: "Page number, from 1.", example: 1 }).default(1),
+    PageSize: queryInteger({ min: 1, max: 100 }, { description: "Results per page.", example: 20 }).default(20),
   })
   .meta({ id: "ListWebhookDeliveriesQuery" });
 

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import Big from "big.js";
 import { z } from "zod";
-import { isCurrency } from "@/lib/money/currencies";
+import { isPayableCurrency } from "@/lib/money/currencies";
 import { COIN_NAMES, type CoinName } from "./coins";
 import { DEFAULT_RATE_TABLE, type RateTable } from "./default-rates";
 
@@ -109,8 +109,8 @@ const rateTableSchema = z
       if (!COIN_SET.has(coin)) ctx.addIssue({ code: "custom", path: ["coins", coin], message: "is not a coin of the catalogue" });
     }
     for (const code of Object.keys(table.currencies)) {
-      if (!isCurrency(code)) {
-        ctx.addIssue({ code: "custom", path: ["currencies", code], message: "is not an ISO 4217 currency code" });
+      if (!isPayableCurrency(code)) {
+        ctx.addIssue({ code: "custom", path: ["currencies", code], message: "is not an ISO 4217 currency with minor units" });
       }
     }
   });

@@ -21,3 +21,18 @@ export function toJsonNumber(value: string | null): number | null {
 }
 
 export { Big };
+
+/**
+ * Whether the decimal `text` (JSON or query number syntax) is exactly the value of the double
+ * it parses to, taking the shortest round-trip decimal (String(n)) as the double's value.
+ * `49.90` and `1e2` are; `0.499999999999999999999` (parses to 0.5) and `1e400` are not.
+ */
+export function isExactDouble(text: string): boolean {
+  const n = Number(text);
+  if (!Number.isFinite(n)) return false;
+  try {
+    return new Big(text).eq(new Big(n));
+  } catch {
+    return false; // an exponent past big.js's limits
+  }
+}

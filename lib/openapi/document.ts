@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";
+import { acceptedCurrencies } from "@/lib/chains/rate-provider";
 import { config } from "@/lib/config";
 import { ListPaymentsQuerySchema } from "@/lib/payments/list-query";
 import {
@@ -101,7 +102,7 @@ function serverUrl(): string {
 }
 
 export function buildOpenApiDocument() {
-  return createDocument({
+  const doc = createDocument({
     openapi: "3.1.0",
     info: {
       title: "Crypto Payment Service API",
@@ -123,6 +124,12 @@ export function buildOpenApiDocument() {
       securitySchemes: SECURITY_SCHEMES,
     },
   });
+  // The accepted currencies depend on the rate source in force, so they are filled in per process.
+  const request = doc.components?.schemas?.CreatePaymentRequest as { properties?: Record<string, object> } | undefined;
+  const currency = request?.properties?.currency;
+  if (!currency) throw new Error("CreatePaymentRequest.currency is missing from the document");
+  Object.assign(currency, { enum: acceptedCurrencies() });
+  return doc;
 }
 
 export type OpenApiDocument = ReturnType<typeof buildOpenApiDocument>;

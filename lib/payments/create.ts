@@ -9,7 +9,6 @@ import { config } from "@/lib/config";
 import { ApiError, invalidField } from "@/lib/http/errors";
 import { claimIdempotencyKey, findIdempotencyKey } from "@/db/queries/idempotency";
 import { decimalOf } from "@/lib/money/decimal";
-import { liveUrlProblem } from "@/lib/webhooks/url-safety";
 import { webhookTarget } from "@/lib/webhooks/outbox";
 import type { CreatePaymentRequest } from "./schemas";
 
@@ -26,21 +25,6 @@ export function offeredCoins(business: Business, methods: CreatePaymentRequest["
     [methods.PLATFORM_CRYPTO, methods.CONTRACT_CRYPTO, methods.CONTRACT_TRX].flatMap((l) => l ?? []),
   );
   return enabled.filter((c) => allowed.has(c));
-}
-
-/**
- * D7: live businesses send customers and webhooks to https addresses only, and never to a
- * loopback, private or link-local address. Host names are not resolved here: the webhook sender
- * must check the address it actually connects to (DNS can change after create).
- */
-function checkUrlsForMode(business: Business, body: CreatePaymentRequest) {
-  if (business.mode !== "live") return;
-  for (const field of ["redirectUrl", "notifyUrl"] as const) {
-    const v = body[field];
-    if (!v) continue;
-    const problem = liveUrlProblem(v);
-    if (problem) throw invalidField(field, problem);
-  }
 }
 
 export function checkoutUrl(paymentId: string): string {
@@ -60,7 +44,6 @@ export async function createPayment(
   body: CreatePaymentRequest,
   idempotency?: Idempotency,
 ): Promise<CreateResult> {
-  checkUrlsForMode(business, body);
   const coins = offeredCoins(business, body.paymentMethods);
   if (coins.length === 0) {
     throw invalidField(

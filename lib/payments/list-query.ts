@@ -1,32 +1,24 @@
 import { z } from "zod";
 import { CryptoCoinNameSchema, PaymentStatusSchema } from "./schemas";
-import { parseWith, validationError } from "@/lib/http/parse";
+import { parseQuery, queryDateTime, queryDecimal, queryInteger, queryText } from "@/lib/http/query";
 
 export const MAX_PAGE_SIZE = 100;
 
 export const ListPaymentsQuerySchema = z
   .strictObject({
-    PageNumber: z.coerce.number({ error: "must be an integer" }).int("must be an integer").min(1, "must be at least 1").max(1_000_000, "must be at most 1000000").default(1).meta({ description: "Page number, from 1." }),
-    PageSize: z.coerce
-      .number({ error: "must be an integer" })
-      .int("must be an integer")
-      .min(1, "must be at least 1")
-      .max(MAX_PAGE_SIZE, `must be at most ${MAX_PAGE_SIZE}`)
-      .default(20)
-      .meta({ description: "Results per page." }),
-    fromTime: z.iso
-      .datetime({ offset: true, error: "must be an ISO 8601 date-time, e.g. 2026-01-31T12:00:00Z" })
-      .optional()
-      .meta({ description: "Start of the date range of `createdAt`, inclusive." }),
-    toTime: z.iso
-      .datetime({ offset: true, error: "must be an ISO 8601 date-time, e.g. 2026-01-31T12:00:00Z" })
-      .optional()
-      .meta({ description: "End of the date range of `createdAt`, inclusive." }),
+    PageNumber: queryInteger({ min: 1, max: 1_000_000 }, { description: "Page number, from 1.", example: 1 }).default(1),
+    PageSize: queryInteger({ min: 1, max: MAX_PAGE_SIZE }, { description: "Results per page.", example: 20 }).default(20),
+    fromTime: queryDateTime({ description: "Start of the date range of `createdAt`, inclusive.", example: "2026-11-01T00:00:00Z" }).optional(),
+    toTime: queryDateTime({
+      description: "End of the date range of `createdAt`, inclusive; not before `fromTime`.",
+      example: "2026-11-30T23:59:59Z",
+    }).optional(),
     statuses: z
       .array(PaymentStatusSchema)
       .optional()
       .meta({
         description: "Only payments in one of these statuses. Repeat the parameter once per value.",
+        example: ["AWAITING_PAYMENT", "PENDING"],
         param: { style: "form", explode: true },
       }),
     cryptoCoins: z
@@ -34,30 +26,22 @@ export const ListPaymentsQuerySchema = z
       .optional()
       .meta({
         description: "Only payments whose customer selected one of these coins. Repeat the parameter once per value.",
+        example: ["BITCOIN"],
         param: { style: "form", explode: true },
       }),
-    fromAmount: z.coerce
-      .number({ error: "must be a number" })
-      .min(0, "must not be negative")
-      .optional()
-      .meta({ description: "Minimum requested amount (`prePaymentAmount`), inclusive." }),
-    toAmount: z.coerce
-      .number({ error: "must be a number" })
-      .min(0, "must not be negative")
-      .optional()
-      .meta({ description: "Maximum requested amount (`prePaymentAmount`), inclusive." }),
-    searchString: z
-      .string()
-      .max(200, "must be at most 200 characters")
-      .optional()
-      .meta({ description: "Case-insensitive substring of the name, description, note or customer email." }),
-    onBehalfOfBusinessId: z.coerce
-      .number({ error: "must be an integer" })
-      .int("must be an integer")
-      .positive("must be positive")
-      .max(Number.MAX_SAFE_INTEGER)
-      .optional()
-      .meta({ format: "int64", description: "Only payments made on behalf of this business." }),
+    fromAmount: queryDecimal(0, { description: "Minimum requested amount (`prePaymentAmount`), inclusive.", example: 10 }).optional(),
+    toAmount: queryDecimal(0, {
+      description: "Maximum requested amount (`prePaymentAmount`), inclusive; not less than `fromAmount`.",
+      example: 100,
+    }).optional(),
+    searchString: queryText(200, {
+      description: "Case-insensitive substring of the name, description, note or customer email. An empty value applies no filter.",
+      example: "jane@",
+    }).optional(),
+    onBehalfOfBusinessId: queryInteger(
+      { min: 1, max: Number.MAX_SAFE_INTEGER },
+      { description: "Only payments made on behalf of this business.", example: 2, format: "int64" },
+    ).optional(),
   })
   .superRefine((q, ctx) => {
     if (q.fromTime && q.toTime && Date.parse(q.fromTime) > Date.parse(q.toTime)) {
@@ -71,32 +55,8 @@ export const ListPaymentsQuerySchema = z
 export type ListPaymentsQuery = z.infer<typeof ListPaymentsQuerySchema>;
 
 const ARRAY_PARAMS = new Set(["statuses", "cryptoCoins"]);
-const CANONICAL = new Map(Object.keys(ListPaymentsQuerySchema.shape).map((k) => [k.toLowerCase(), k]));
 
-/**
- * D1: parameter names match case-insensitively; `statuses` and `cryptoCoins` repeat (a
- * trailing `[]` is accepted too); a single-valued parameter given twice is an error.
- */
+/** D1: the list's query, with `statuses` and `cryptoCoins` repeating. */
 export function parseListQuery(search: URLSearchParams): ListPaymentsQuery {
-  // Null-prototype records: a parameter named `constructor`, `toString` or `__proto__` is just an unknown name.
-  const raw: Record<string, string | string[]> = Object.create(null);
-  const errors: Record<string, string[]> = Object.create(null);
-  for (const [name, value] of search) {
-    const key = CANONICAL.get(name.toLowerCase().replace(/\[\]$/, "")) ?? name;
-    if (!CANONICAL.has(key.toLowerCase())) {
-      (errors[name] ??= []).push(`unknown query parameter; allowed: ${[...CANONICAL.values()].join(", ")}`);
-      continue;
-    }
-    if (ARRAY_PARAMS.has(key)) {
-      const list = (raw[key] ??= []) as string[];
-      list.push(...value.split(",").map((v) => v.trim()).filter(Boolean));
-    } else if (key in raw) {
-      (errors[key] ??= []).push("given more than once");
-    } else if (value.trim() !== "") {
-      // An empty value (`?searchString=`) means the filter is not applied.
-      raw[key] = value.trim();
-    }
-  }
-  if (Object.keys(errors).length) throw validationError(errors, "Query");
-  return parseWith(ListPaymentsQuerySchema, raw, "Query");
+  return parseQuery(search, ListPaymentsQuerySchema, ARRAY_PARAMS);
 }

@@ -2,7 +2,9 @@ import { z } from "zod";
 import { urlField } from "@/lib/http/url-field";
 import { CHARGE_TYPES, CRYPTO_COIN_NAMES, NETWORKS, coinsOfChargeType, COIN_NAMES } from "@/lib/chains/coins";
 import { decimalPlaces } from "@/lib/money/decimal";
-import { isCurrency, minorUnits } from "@/lib/money/currencies";
+import { isIsoCurrency, isPayableCurrency, minorUnits } from "@/lib/money/currencies";
+import { acceptedCurrencies, isAcceptedCurrency } from "@/lib/chains/rate-provider";
+import { liveUrlProblem } from "@/lib/webhooks/url-safety";
 import { PAYMENT_STATUSES } from "./status";
 
 /**
@@ -66,53 +68,101 @@ export const MetadataSchema = z
   .refine((m) => Object.keys(m).length <= 50, "at most 50 keys")
   .meta({ id: "Metadata", description: "String-to-string pairs, returned on fetch and in webhooks." });
 
-export const CreatePaymentRequestSchema = z
-  .strictObject({
-    currency: z
-      .string()
-      .regex(/^[A-Za-z]{3}$/, "must be a three-letter ISO 4217 code")
-      .transform((c) => c.toUpperCase())
-      .refine(isCurrency, "is not an ISO 4217 currency code")
-      .meta({ description: "ISO 4217 currency code of the amount (case-insensitive)." }),
-    amount: z
-      .number({ error: "must be a number" })
-      .min(MIN_AMOUNT, `must be at least ${MIN_AMOUNT}`)
-      .max(MAX_AMOUNT, `must be at most ${MAX_AMOUNT}`)
-      .meta({ description: "Amount in the chosen currency, with at most the currency's number of decimals." }),
-    name: z.string().max(200, "must be at most 200 characters").optional().meta({ description: "Display name shown to the customer on checkout." }),
-    description: z.string().max(1000, "must be at most 1000 characters").optional().meta({ description: "Internal description, hidden from customers." }),
-    customerEmail: z.email("must be an email address").max(320).optional().meta({ description: "Used for receipts and status updates." }),
-    customerIp: z
-      .union([z.ipv4(), z.ipv6()], { error: "must be an IPv4 or IPv6 address" })
-      .optional()
-      .meta({ description: "The customer's IP address; detected from the checkout page visit when omitted." }),
-    customerUserAgent: z
-      .string()
-      .max(1024, "must be at most 1024 characters")
-      .optional()
-      .meta({ description: "The customer's browser user agent; detected from the checkout page visit when omitted." }),
-    redirectUrl: urlField.optional().meta({ description: "Where the customer is sent after payment. Without it the customer stays on the checkout page." }),
-    notifyUrl: urlField.optional().meta({ description: "Webhook address for this payment only; overrides the business default." }),
-    metadata: MetadataSchema.optional(),
-    paymentMethods: PaymentMethodsSchema.optional().meta({ description: "Restricts the coins offered. When omitted, every coin enabled for the business is offered." }),
-    feeTransfers: z
-      .array(FeeTransferSchema)
-      .max(10, "at most 10 fee transfers")
-      .refine((f) => f.reduce((s, t) => s + t.percent, 0) <= 100, "percentages add up to more than 100")
-      .optional()
-      .meta({ description: "Fee transfer configuration: shares of the settled amount for other businesses, at most 100% in total." }),
-  })
-  .superRefine((body, ctx) => {
-    const digits = minorUnits(body.currency);
-    if (digits !== undefined && decimalPlaces(body.amount) > digits) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["amount"],
-        message: `${body.currency} has ${digits} decimal place${digits === 1 ? "" : "s"}; ${body.amount} has more`,
-      });
+/**
+ * ISO 4217 code (case-insensitive), accepted only where the rate source can price coins in it:
+ * a payment in a currency without a rate could be created but never paid.
+ */
+export const CurrencySchema = z
+  .string()
+  .regex(/^[A-Za-z]{3}$/, "must be a three-letter ISO 4217 code")
+  .transform((c) => c.toUpperCase())
+  .superRefine((code, ctx) => {
+    if (!isIsoCurrency(code)) {
+      ctx.addIssue({ code: "custom", message: "is not an ISO 4217 currency code" });
+    } else if (!isAcceptedCurrency(code)) {
+      const why = isPayableCurrency(code) ? "no exchange rate is available for it" : "it has no minor units (a metal, fund or test code)";
+      ctx.addIssue({ code: "custom", message: `${code} is not accepted: ${why}; accepted: ${acceptedCurrencies().join(", ")}` });
     }
   })
-  .meta({ id: "CreatePaymentRequest" });
+  .meta({
+    description:
+      "ISO 4217 code of the amount (case-insensitive). Only currencies the service has an exchange rate for are accepted: the `enum` lists them.",
+    example: "EUR",
+  });
+
+/** D7: a live business's URLs are https and not loopback, private or link-local. */
+const liveUrlField = urlField.superRefine((value, ctx) => {
+  if (!URL.canParse(value)) return; // urlField has already said so
+  const problem = liveUrlProblem(value);
+  if (problem) ctx.addIssue({ code: "custom", message: problem });
+});
+
+function createRequestSchema(url: typeof urlField) {
+  return z
+    .strictObject({
+      currency: CurrencySchema,
+      amount: z
+        .number({ error: "must be a number" })
+        .min(MIN_AMOUNT, `must be at least ${MIN_AMOUNT}`)
+        .max(MAX_AMOUNT, `must be at most ${MAX_AMOUNT}`)
+        .meta({
+          description:
+            "Amount in the chosen currency, with at most the currency's number of decimals (2 for USD and EUR, 0 for JPY, 3 for KWD). Read exactly as written: a number with more significant digits than a double holds (`0.499999999999999999999`) is refused, never rounded.",
+          example: 49.9,
+        }),
+      name: z.string().max(200, "must be at most 200 characters").optional().meta({ description: "Display name shown to the customer on checkout.", example: "Order #1042" }),
+      description: z.string().max(1000, "must be at most 1000 characters").optional().meta({ description: "Internal description, hidden from customers.", example: "2x T-shirt, 1x mug" }),
+      customerEmail: z.email("must be an email address").max(320).optional().meta({ description: "Used for receipts and status updates.", example: "jane@example.com" }),
+      customerIp: z
+        .union([z.ipv4(), z.ipv6()], { error: "must be an IPv4 or IPv6 address" })
+        .optional()
+        .meta({ description: "The customer's IP address; detected from the checkout page visit when omitted.", example: "203.0.113.7" }),
+      customerUserAgent: z
+        .string()
+        .max(1024, "must be at most 1024 characters")
+        .optional()
+        .meta({ description: "The customer's browser user agent; detected from the checkout page visit when omitted.", example: "Mozilla/5.0 (X11; Linux x86_64)" }),
+      redirectUrl: url.optional().meta({
+        description:
+          "Where the customer is sent after payment. Without it the customer stays on the checkout page. A live business needs an https URL that is not a loopback, private or link-local address.",
+        example: "https://shop.example.com/orders/1042/thanks",
+      }),
+      notifyUrl: url.optional().meta({
+        description:
+          "Webhook address for this payment only; overrides the business default. A live business needs an https URL that is not a loopback, private or link-local address.",
+        example: "https://shop.example.com/hooks/payments",
+      }),
+      metadata: MetadataSchema.optional(),
+      paymentMethods: PaymentMethodsSchema.optional().meta({ description: "Restricts the coins offered. When omitted, every coin enabled for the business is offered." }),
+      feeTransfers: z
+        .array(FeeTransferSchema)
+        .max(10, "at most 10 fee transfers")
+        .refine((f) => f.reduce((s, t) => s + t.percent, 0) <= 100, "percentages add up to more than 100")
+        .optional()
+        .meta({ description: "Fee transfer configuration: shares of the settled amount for other businesses, at most 100% in total." }),
+    })
+    .superRefine((body, ctx) => {
+      const digits = minorUnits(body.currency);
+      if (digits !== undefined && decimalPlaces(body.amount) > digits) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["amount"],
+          message: `${body.currency} has ${digits} decimal place${digits === 1 ? "" : "s"}; ${body.amount} has more`,
+        });
+      }
+    });
+}
+
+export const CreatePaymentRequestSchema = createRequestSchema(urlField).meta({
+  id: "CreatePaymentRequest",
+  example: { currency: "EUR", amount: 49.9, name: "Order #1042", metadata: { orderId: "1042" } },
+});
+const LiveCreatePaymentRequestSchema = createRequestSchema(liveUrlField);
+
+/** The create body's schema for a business of `mode`: live businesses' URLs are checked with the rest. */
+export function createPaymentRequestSchema(mode: "test" | "live") {
+  return mode === "live" ? LiveCreatePaymentRequestSchema : CreatePaymentRequestSchema;
+}
 export type CreatePaymentRequest = z.infer<typeof CreatePaymentRequestSchema>;
 
 export const CreateResultSchema = z

@@ -13,7 +13,7 @@ import {
   usdValue,
   type RateTable,
 } from "@/lib/chains/rates";
-import { isCurrency } from "@/lib/money/currencies";
+import { isPayableCurrency } from "@/lib/money/currencies";
 
 const TABLE: RateTable = {
   coins: { BITCOIN: "60000", ETHEREUM: "3000", ETH_SHIBA_INU: "0.00002", ETH_TETHER: "1" },
@@ -63,7 +63,7 @@ describe("StaticRateSource", () => {
 describe("DEFAULT_RATE_TABLE", () => {
   it("prices every coin of the catalogue and only real ISO 4217 currencies", async () => {
     expect(Object.keys(DEFAULT_RATE_TABLE.coins).sort()).toEqual([...COIN_NAMES].sort());
-    for (const code of Object.keys(DEFAULT_RATE_TABLE.currencies)) expect(isCurrency(code), code).toBe(true);
+    for (const code of Object.keys(DEFAULT_RATE_TABLE.currencies)) expect(isPayableCurrency(code), code).toBe(true);
     for (const code of ["USD", "EUR", "GBP", "CAD", "AUD", "JPY", "CHF", "CNY", "INR", "BRL", "MXN"]) {
       expect(DEFAULT_RATE_TABLE.currencies[code], code).toBeDefined();
     }

@@ -1,12 +1,12 @@
 import { z } from "zod";
 import { createBusiness } from "@/lib/admin/businesses";
 import { CreateBusinessSchema } from "@/lib/admin/schemas";
-import { parseWith, readJsonBody } from "@/lib/http/parse";
+import { readBody } from "@/lib/http/body";
 import { envelope } from "@/lib/http/respond";
 import { otherMethods, withAdmin } from "@/lib/http/route";
 
 export const POST = withAdmin(z.object({}), async ({ req, db }) => {
-  const input = parseWith(CreateBusinessSchema, await readJsonBody(req));
+  const input = (await readBody(req, CreateBusinessSchema)).data;
   return envelope(req, await createBusiness(db, input), 201);
 });
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { getBusiness, patchBusiness } from "@/lib/admin/businesses";
 import { PatchBusinessSchema } from "@/lib/admin/schemas";
-import { parseWith, readJsonBody } from "@/lib/http/parse";
+import { readBody } from "@/lib/http/body";
 import { envelope } from "@/lib/http/respond";
 import { businessIdParam, otherMethods, withAdmin } from "@/lib/http/route";
 
@@ -10,7 +10,7 @@ const params = z.object({ businessId: businessIdParam });
 export const GET = withAdmin(params, async ({ req, db, params }) => envelope(req, await getBusiness(db, params.businessId)));
 
 export const PATCH = withAdmin(params, async ({ req, db, params }) => {
-  const patch = parseWith(PatchBusinessSchema, await readJsonBody(req));
+  const patch = (await readBody(req, PatchBusinessSchema)).data;
   return envelope(req, await patchBusiness(db, params.businessId, patch));
 });
 

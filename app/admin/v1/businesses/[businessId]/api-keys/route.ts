@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { createApiKey, listKeys } from "@/lib/admin/businesses";
 import { CreateApiKeySchema } from "@/lib/admin/schemas";
-import { parseWith, readJsonBody } from "@/lib/http/parse";
+import { readBody } from "@/lib/http/body";
 import { envelope } from "@/lib/http/respond";
 import { businessIdParam, otherMethods, withAdmin } from "@/lib/http/route";
 
@@ -9,7 +9,7 @@ const params = z.object({ businessId: businessIdParam });
 
 export const POST = withAdmin(params, async ({ req, db, params }) => {
   // The body may be left out: the key then acts for this business only.
-  const input = parseWith(CreateApiKeySchema, (await readJsonBody(req, { optional: true })) ?? {});
+  const input = (await readBody(req, CreateApiKeySchema, { optional: true })).data;
   return envelope(req, await createApiKey(db, params.businessId, input), 201);
 });
 

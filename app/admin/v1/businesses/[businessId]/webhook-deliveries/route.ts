@@ -1,13 +1,13 @@
 import { z } from "zod";
 import { ListDeliveriesQuerySchema, listBusinessDeliveries } from "@/lib/admin/deliveries";
-import { parseWith } from "@/lib/http/parse";
+import { parseQuery } from "@/lib/http/query";
 import { envelope } from "@/lib/http/respond";
 import { businessIdParam, otherMethods, withAdmin } from "@/lib/http/route";
 
 const params = z.object({ businessId: businessIdParam });
 
 export const GET = withAdmin(params, async ({ req, db, params }) => {
-  const query = parseWith(ListDeliveriesQuerySchema, Object.fromEntries(new URL(req.url).searchParams), "Query");
+  const query = parseQuery(new URL(req.url).searchParams, ListDeliveriesQuerySchema);
   return envelope(req, await listBusinessDeliveries(db, params.businessId, query));
 });
 

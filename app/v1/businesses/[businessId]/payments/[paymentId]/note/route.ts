@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { businessIdParam, otherMethods, paymentIdParam, withApiKey } from "@/lib/http/route";
-import { parseWith, readJsonBody } from "@/lib/http/parse";
+import { readBody } from "@/lib/http/body";
 import { envelope } from "@/lib/http/respond";
 import { updateNote } from "@/lib/payments/read";
 import { NoteRequestSchema } from "@/lib/payments/schemas";
@@ -8,7 +8,7 @@ import { NoteRequestSchema } from "@/lib/payments/schemas";
 const params = z.object({ businessId: businessIdParam, paymentId: paymentIdParam });
 
 export const PUT = withApiKey(params, async ({ req, db, business, params }) => {
-  const { note } = parseWith(NoteRequestSchema, await readJsonBody(req));
+  const { note } = (await readBody(req, NoteRequestSchema)).data;
   return envelope(req, await updateNote(db, business, params.paymentId, note));
 });
 

@@ -3,7 +3,7 @@ import { findPayment } from "@/db/queries/payments";
 import { simulate } from "@/lib/chains/simulator";
 import { SimulateRequestSchema } from "@/lib/chains/simulate-schema";
 import { notFound } from "@/lib/http/errors";
-import { parseWith, readJsonBody } from "@/lib/http/parse";
+import { readBody } from "@/lib/http/body";
 import { envelope } from "@/lib/http/respond";
 import { businessIdParam, otherMethods, paymentIdParam, withApiKey } from "@/lib/http/route";
 import { getPayment } from "@/lib/payments/read";
@@ -13,7 +13,7 @@ const params = z.object({ businessId: businessIdParam, paymentId: paymentIdParam
 /** Design §5: the simulated chain of test businesses (live businesses: 404). */
 export const POST = withApiKey(params, async ({ req, db, business, params }) => {
   if (business.mode !== "test") throw notFound("The simulator exists for test-mode businesses only.");
-  const body = parseWith(SimulateRequestSchema, await readJsonBody(req));
+  const body = (await readBody(req, SimulateRequestSchema)).data;
   if (!(await findPayment(db, business, params.paymentId))) throw notFound(`No payment ${params.paymentId} exists for this business.`);
   await simulate(db, params.paymentId, body);
   return envelope(req, await getPayment(db, business, params.paymentId));
