@@ -11,8 +11,9 @@ function serverEnv(): Record<string, string> {
 }
 
 /**
- * End-to-end flows against the production build (`next start`) with a fresh embedded PGlite
- * database, driven by the Debian chromium (never `playwright install`: no downloads here).
+ * End-to-end flows against the production build, served as `npm start` serves it
+ * (scripts/server.mjs), with a fresh embedded PGlite database, driven by the Debian chromium
+ * (never `playwright install`: no downloads here).
  */
 export default defineConfig({
   testDir: "e2e",
@@ -41,7 +42,7 @@ export default defineConfig({
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
   webServer: {
-    command: `rm -rf .e2e-data && npx next build && npx next start -p ${PORT}`,
+    command: "rm -rf .e2e-data && npx next build && node scripts/server.mjs",
     url: `http://localhost:${PORT}/`,
     timeout: 240_000,
     reuseExistingServer: false,

@@ -1,4 +1,6 @@
 import { NextResponse, type NextRequest } from "next/server";
+import { ApiError } from "@/lib/http/errors";
+import { problemResponse } from "@/lib/http/respond";
 
 /**
  * The framework answers a path it cannot percent-decode with a bare 500. API clients get a
@@ -9,18 +11,10 @@ export function proxy(req: NextRequest) {
     for (const segment of req.nextUrl.pathname.split("/")) decodeURIComponent(segment);
     return NextResponse.next();
   } catch {
-    return NextResponse.json(
-      {
-        type: "/docs#problem-malformed-request",
-        title: "Malformed request",
-        status: 400,
-        detail: "The request path is not valid percent-encoded UTF-8.",
-        instance: req.nextUrl.pathname,
-      },
-      { status: 400, headers: { "content-type": "application/problem+json; charset=utf-8" } },
-    );
+    return problemResponse(req, new ApiError("malformed-request", 400, "The request path is not valid percent-encoded UTF-8."));
   }
 }
 
-// Only paths with a percent sign can fail to decode: every other API request skips the proxy.
+// Only paths with a percent sign can fail to decode: every other API request skips the proxy,
+// which adds ~60% to the server CPU of a cached payment read where it runs (issue 28).
 export const config = { matcher: ["/v1/(.*%.*)", "/admin/v1/(.*%.*)"] };

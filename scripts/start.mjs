@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /**
- * `npm start`: runs the production server (`next start`) on PORT (default 3000), building
- * first when there is no build yet or a source file is newer than the last build. Signals are
- * forwarded to the server, and its exit code becomes ours. Plain Node, no dependencies.
+ * `npm start`: runs the production server (scripts/server.mjs: `next start`'s work, plus answers
+ * to the methods Next.js cannot take) on PORT (default 3000), building first when there is no
+ * build yet or a source file is newer than the last build. Signals are forwarded to the server,
+ * and its exit code becomes ours. Plain Node, no dependencies.
  */
 import { spawn } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
@@ -13,6 +14,7 @@ import { SERVER_NODE_FLAGS } from "./server-node-flags.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
+const serverScript = path.join(root, "scripts", "server.mjs");
 const buildId = path.join(root, ".next", "BUILD_ID");
 /** What the build is made of: a change to any of these makes the build stale. */
 const SOURCES = [
@@ -50,10 +52,10 @@ function buildReason() {
   return undefined;
 }
 
-/** Runs `node <nodeFlags> next <args>` with inherited stdio, forwarding SIGINT/SIGTERM; resolves to an exit code. */
-function runNext(args, nodeFlags = []) {
+/** Runs `node <nodeFlags> <script> <args>` with inherited stdio, forwarding SIGINT/SIGTERM; resolves to an exit code. */
+function runNode(script, args, nodeFlags = []) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [...nodeFlags, nextBin, ...args], { cwd: root, stdio: "inherit", env: process.env });
+    const child = spawn(process.execPath, [...nodeFlags, script, ...args], { cwd: root, stdio: "inherit", env: process.env });
     const forward = (signal) => child.kill(signal);
     const signals = ["SIGINT", "SIGTERM"];
     for (const s of signals) process.on(s, forward);
@@ -62,7 +64,7 @@ function runNext(args, nodeFlags = []) {
       resolve(code);
     };
     child.on("error", (err) => {
-      console.error(`Could not run ${nextBin}: ${err.message}. Did you run \`npm install\`?`);
+      console.error(`Could not run ${script}: ${err.message}. Did you run \`npm install\`?`);
       done(1);
     });
     child.on("exit", (code, signal) => done(code ?? 128 + (constants.signals[signal] ?? 0)));
@@ -74,17 +76,16 @@ async function main() {
     console.error("Next.js is not installed: run `npm install` first.");
     return 1;
   }
-  const port = process.env.PORT || "3000";
   const reason = buildReason();
   if (reason) {
     console.log(`Building (${reason})…`);
-    const code = await runNext(["build"]);
+    const code = await runNode(nextBin, ["build"]);
     if (code !== 0) {
       console.error(`The build failed (exit code ${code}); not starting the server.`);
       return code;
     }
   }
-  return runNext(["start", "-p", port], SERVER_NODE_FLAGS);
+  return runNode(serverScript, [], SERVER_NODE_FLAGS);
 }
 
 process.exitCode = await main();

@@ -9,7 +9,7 @@ import * as paymentsRoute from "@/app/v1/businesses/[businessId]/payments/route"
 import * as paymentRoute from "@/app/v1/businesses/[businessId]/payments/[paymentId]/route";
 import * as noteRoute from "@/app/v1/businesses/[businessId]/payments/[paymentId]/note/route";
 import * as simulateRoute from "@/app/v1/businesses/[businessId]/payments/[paymentId]/simulate/route";
-import * as v1Unknown from "@/app/v1/[...path]/route";
+import * as v1Unknown from "@/app/v1/[[...path]]/route";
 import * as adminBusinesses from "@/app/admin/v1/businesses/route";
 import * as adminBusiness from "@/app/admin/v1/businesses/[businessId]/route";
 import * as adminKeys from "@/app/admin/v1/businesses/[businessId]/api-keys/route";
@@ -17,7 +17,7 @@ import * as adminKey from "@/app/admin/v1/businesses/[businessId]/api-keys/[keyI
 import * as adminRotate from "@/app/admin/v1/businesses/[businessId]/webhook-secret/rotate/route";
 import * as adminDeliveries from "@/app/admin/v1/businesses/[businessId]/webhook-deliveries/route";
 import * as adminRedeliver from "@/app/admin/v1/businesses/[businessId]/webhook-deliveries/[deliveryId]/redeliver/route";
-import * as adminUnknown from "@/app/admin/v1/[...path]/route";
+import * as adminUnknown from "@/app/admin/v1/[[...path]]/route";
 
 type RouteModule = Partial<Record<string, Handler | unknown>>;
 

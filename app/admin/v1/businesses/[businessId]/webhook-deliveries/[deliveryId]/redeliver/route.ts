@@ -1,11 +1,11 @@
 import { z } from "zod";
 import { redeliverOne } from "@/lib/admin/deliveries";
 import { envelope } from "@/lib/http/respond";
-import { businessIdParam, otherMethods, withAdmin } from "@/lib/http/route";
+import { businessIdParam, otherMethods, positiveIdParam, withAdmin } from "@/lib/http/route";
 
 const params = z.object({
   businessId: businessIdParam,
-  deliveryId: z.string().regex(/^[1-9][0-9]{0,15}$/, "must be a delivery id").transform(Number),
+  deliveryId: positiveIdParam,
 });
 
 export const POST = withAdmin(params, async ({ req, db, params }) =>

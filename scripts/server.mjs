@@ -1,0 +1,58 @@
+#!/usr/bin/env node
+/**
+ * The production server `npm start` runs (scripts/start.mjs builds first when needed): Next.js's
+ * request handler, through its custom-server API (`next()`), behind an HTTP server of our own, so
+ * that requests Next.js cannot take get the API's answer instead of a bare 500
+ * (scripts/method-guard.mjs). Otherwise it does what `next start` does: production mode, PORT
+ * (3000) on every interface, a graceful stop on SIGINT/SIGTERM (exit code 130/143).
+ */
+import { randomBytes } from "node:crypto";
+import http from "node:http";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { RELAY_SECRET_ENV } from "../lib/http/methods.mjs";
+import { methodGuard } from "./method-guard.mjs";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const port = Number(process.env.PORT || 3000);
+
+// Before Next.js loads: it reads NODE_ENV when its modules load, as `next start` sets it first.
+process.env.NODE_ENV = "production";
+process.env.PORT = String(port);
+// Only this process knows it: the route modules honour `x-relayed-method` from this server alone.
+const secret = randomBytes(24).toString("base64url");
+process.env[RELAY_SECRET_ENV] = secret;
+// `next start` names its process so; scripts and docs find the server by it (`pgrep -a next-server`).
+process.title = "next-server (scripts/server.mjs)";
+
+const { default: next } = await import("next");
+const server = http.createServer();
+const app = next({ dev: false, dir: root, port, httpServer: server });
+await app.prepare();
+const guard = methodGuard(app.getRequestHandler(), secret);
+server.on("request", guard.request);
+server.on("connect", guard.connect);
+server.on("clientError", guard.clientError);
+server.on("error", (err) => {
+  console.error(`Could not start the server on port ${port}:`, err.message);
+  process.exit(1);
+});
+server.listen(port, () => console.log(`✓ Ready on http://localhost:${port}`));
+
+let stopping = false;
+for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]]) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    // Finish the requests under way (new ones are refused), then let Next.js clean up.
+    server.close(() => {
+      app.close().then(
+        () => process.exit(code),
+        (err) => {
+          console.error(err);
+          process.exit(code);
+        },
+      );
+    });
+  });
+}
