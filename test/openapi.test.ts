@@ -1,3 +1,5 @@
+import { readdirSync } from "node:fs";
+import path from "node:path";
 import { validate, compileErrors } from "@readme/openapi-parser";
 import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
@@ -13,7 +15,9 @@ import {
   WebhookSecretSchema,
 } from "@/lib/openapi/admin";
 import { openApiDocument } from "@/lib/openapi/document";
+import { WebhookDeliveryListSchema, WebhookDeliverySchema } from "@/lib/openapi/webhooks";
 import { adminToken, json, request } from "./helpers";
+import { startReceiver } from "./webhooks/support";
 
 const doc = openApiDocument() as any;
 
@@ -41,7 +45,14 @@ describe("OpenAPI document", () => {
 
   it("is memoized and names the configured base URL as its server", () => {
     expect(openApiDocument()).toBe(openApiDocument());
-    expect(doc.servers).toEqual([{ url: "http://pay.test" }]);
+    expect(doc.servers).toEqual([{ url: "http://pay.test", description: expect.any(String) }]);
+  });
+
+  it("states its licence and the limits every request is held to", () => {
+    expect(doc.info.license.name).toMatch(/UNLICENSED/);
+    for (const rule of ["64 KB", "32 levels", "control characters", "unpaired surrogates", "Retry-After", "100 requests per second"]) {
+      expect(doc.info.description).toContain(rule);
+    }
   });
 
   it("documents every /v1 endpoint of the spec with bearer JWT security", () => {
@@ -50,6 +61,7 @@ describe("OpenAPI document", () => {
       ["get", "/v1/businesses/{businessId}/payments"],
       ["get", "/v1/businesses/{businessId}/payments/{paymentId}"],
       ["put", "/v1/businesses/{businessId}/payments/{paymentId}/note"],
+      ["post", "/v1/businesses/{businessId}/payments/{paymentId}/simulate"],
     ];
     for (const [method, path] of ops) {
       const op = doc.paths[path]?.[method];
@@ -110,13 +122,53 @@ describe("OpenAPI document", () => {
     const adminOps = Object.entries(doc.paths)
       .filter(([path]) => path.startsWith("/admin/v1/"))
       .flatMap(([, item]: [string, any]) => Object.values(item) as any[]);
-    expect(adminOps).toHaveLength(7);
+    expect(adminOps).toHaveLength(9);
     for (const op of adminOps) {
       expect(op.tags).toEqual(["Admin"]);
       expect(op.security).toEqual([{ adminBearer: [] }]);
       expect(resolve(op.responses["403"]).description).toContain("admin-disabled");
     }
     expect(doc.components.securitySchemes.adminBearer).toMatchObject({ type: "http", scheme: "bearer" });
+  });
+});
+
+const APP = path.resolve(import.meta.dirname, "../app");
+// Route files that are no API operation: the Inngest endpoint, the benchmark's no-op route and
+// the checkout page's own polling endpoint. Catch-all routes (`[[...path]]`) only answer 404.
+const NOT_API = ["api/inngest", "bench/noop", "pay/[paymentId]/state"];
+const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
+
+function routeDirs(dir = APP): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const full = path.join(dir, e.name);
+    if (e.isDirectory()) return routeDirs(full);
+    return e.name === "route.ts" ? [path.relative(APP, dir).split(path.sep).join("/")] : [];
+  });
+}
+
+describe("route coverage", () => {
+  it("documents every method every API route file implements, and nothing else", async () => {
+    const dirs = routeDirs();
+    for (const skipped of NOT_API) expect(dirs, "stale NOT_API entry").toContain(skipped);
+    const implemented: string[] = [];
+    for (const dir of dirs.filter((d) => !NOT_API.includes(d) && !d.split("/").some((s) => s.includes("...")))) {
+      const mod = await import(path.join(APP, dir, "route.ts"));
+      const exported = METHODS.filter((m) => typeof mod[m] === "function");
+      // otherMethods() answers OPTIONS with the methods the route implements; without it, every export is one.
+      const options: Response | undefined = await mod.OPTIONS?.(new Request(`http://localhost/${dir}`, { method: "OPTIONS" }), {
+        params: Promise.resolve({}),
+      });
+      const allow = options?.headers.get("allow")?.split(",").map((m) => m.trim()).filter((m) => m !== "OPTIONS");
+      const methods = allow ?? exported.filter((m) => m !== "HEAD");
+      for (const m of methods) expect(exported, `${dir} allows ${m} but does not export it`).toContain(m);
+      const docPath = `/${dir.replace(/\[([^\]]+)\]/g, "{$1}")}`;
+      for (const m of methods) {
+        expect(doc.paths[docPath]?.[m.toLowerCase()], `${m} ${docPath} is not in the OpenAPI document`).toBeDefined();
+        implemented.push(`${m.toLowerCase()} ${docPath}`);
+      }
+    }
+    const documented = Object.entries(doc.paths).flatMap(([p, item]: [string, any]) => Object.keys(item).map((m) => `${m} ${p}`));
+    expect(documented.sort()).toEqual(implemented.sort());
   });
 });
 
@@ -152,13 +204,50 @@ describe("admin response schemas", () => {
     const rotated = await request("POST", `/admin/v1/businesses/${id}/webhook-secret/rotate`, auth);
     WebhookSecretSchema.parse((await json(rotated)).data);
   });
+
+  it("match the webhook delivery log and a redelivery", async () => {
+    const auth = { key: adminToken() };
+    const receiver = await startReceiver();
+    try {
+      const body = { name: "Hooks Ltd", webhookUrl: receiver.url };
+      const b = (await json(await request("POST", "/admin/v1/businesses", { ...auth, body }))).data;
+      const pay = (await json(await request("POST", `/v1/businesses/${b.businessId}/payments`, { key: b.apiKey, body: { currency: "USD", amount: 20 } }))).data;
+      for (const action of [{ action: "select", coin: "ETH_TETHER" }, { action: "pay", confirmations: 1 }, { action: "confirm" }]) {
+        const res = await request("POST", `/v1/businesses/${b.businessId}/payments/${pay.id}/simulate`, { key: b.apiKey, body: action });
+        expect(res.status).toBe(200);
+      }
+      const res = await request("GET", `/admin/v1/businesses/${b.businessId}/webhook-deliveries?PageSize=100`, auth);
+      expect(res.status).toBe(200);
+      const list = WebhookDeliveryListSchema.parse((await json(res)).data);
+      expect(list.items.map((d) => d.eventType)).toContain("PAYMENT_COMPLETED");
+      expect(list.items.some((d) => d.payload.ForPaymentEvents.PlatformCryptoCharge?.Transaction)).toBe(true);
+      // Another process's scheduler may be attempting the delivery at this moment (a shared database): 409, then retry.
+      let again: Response;
+      for (let i = 0; ; i++) {
+        again = await request("POST", `/admin/v1/businesses/${b.businessId}/webhook-deliveries/${list.items[0].deliveryId}/redeliver`, auth);
+        if (again.status !== 409 || i === 20) break;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      expect(again.status).toBe(200);
+      const delivered = WebhookDeliverySchema.parse((await json(again)).data);
+      expect(delivered.attempts.at(-1)).toMatchObject({ succeeded: true, statusCode: 200, error: null });
+    } finally {
+      await receiver.close();
+    }
+  });
 });
 
 describe("/docs page", () => {
   it("renders every endpoint and an anchor for every problem type", async () => {
     const html = renderToString(await DocsPage());
     for (const code of Object.keys(PROBLEM_TYPES)) expect(html).toContain(`id="problem-${code}"`);
-    for (const path of Object.keys(doc.paths)) expect(html).toContain(path);
+    for (const [path, item] of Object.entries(doc.paths) as [string, any][]) {
+      expect(html).toContain(path);
+      for (const op of Object.values(item) as any[]) expect(html).toContain(`id="op-${op.operationId}"`);
+    }
+    // Request examples and the simulator's variants are shown.
+    expect(html).toContain("Order #1042");
+    expect(html).toContain("A partial transfer (whole coins) with one confirmation");
     expect(html).toContain('href="/v1/openapi.json"');
     expect(html).toContain('id="authentication"');
     expect(html).toContain('id="schema-Payment"');

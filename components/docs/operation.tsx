@@ -57,6 +57,11 @@ function Parameters({ doc, params }: { doc: Json; params: Json[] }) {
                     </p>
                   )}
                   <Constraints schema={p.schema ?? {}} />
+                  {p.example !== undefined && (
+                    <p className="mt-1 text-xs text-slate-500">
+                      Example: <Code>{exampleText(p.example)}</Code>
+                    </p>
+                  )}
                 </td>
               </tr>
             );
@@ -67,10 +72,35 @@ function Parameters({ doc, params }: { doc: Json; params: Json[] }) {
   );
 }
 
+/** A parameter example as it is sent: arrays repeat the parameter, so they read `A, B`. */
+const exampleText = (v: unknown) => (Array.isArray(v) ? v.map((x) => String(x)).join(", ") : typeof v === "string" ? v : JSON.stringify(v));
+
+const pre = "mt-1 overflow-x-auto rounded-lg bg-slate-900 p-3 font-mono text-xs text-slate-100";
+
+/** The media type's `example`, or each of its named `examples` with its summary. */
+function BodyExamples({ media }: { media: Json | undefined }) {
+  const named: [string, Json][] = Object.entries(media?.examples ?? {});
+  if (media?.example !== undefined) named.unshift(["example", { value: media.example }]);
+  if (!named.length) return null;
+  return (
+    <div className="mt-3 space-y-2">
+      {named.map(([name, ex]) => (
+        <div key={name}>
+          <p className="text-xs font-semibold text-slate-600">{ex.summary ?? "Example"}</p>
+          <pre className={pre}>{JSON.stringify(ex.value, null, 2)}</pre>
+        </div>
+      ))}
+    </div>
+  );
+}
+
 function RequestBody({ doc, body }: { doc: Json; body: Json }) {
   const types = Object.keys(body.content ?? {});
-  const schema: Json = body.content?.[types[0]]?.schema ?? {};
+  const media: Json | undefined = body.content?.[types[0]];
+  const schema: Json = media?.schema ?? {};
+  const resolved = resolve(doc, schema);
   const name = refName(schema);
+  const variants: Json[] = resolved.oneOf ?? resolved.anyOf ?? [];
   return (
     <div>
       <p className="mb-2 text-sm text-slate-600">
@@ -83,7 +113,32 @@ function RequestBody({ doc, body }: { doc: Json; body: Json }) {
         ))}
         .
       </p>
-      <FieldsTable doc={doc} schema={schema} />
+      {body.description && (
+        <p className="mb-2 text-sm text-slate-600">
+          <Text text={body.description} />
+        </p>
+      )}
+      {resolved.properties || !variants.length ? (
+        <FieldsTable doc={doc} schema={schema} />
+      ) : (
+        <div className="space-y-3">
+          {variants.map((v, i) => (
+            <div key={i}>
+              <p className="text-sm font-semibold text-slate-700">
+                {v.title ?? `Variant ${i + 1}`}
+                {v.description && (
+                  <span className="font-normal text-slate-600">
+                    {" "}
+                    — <Text text={v.description} />
+                  </span>
+                )}
+              </p>
+              <FieldsTable doc={doc} schema={v} />
+            </div>
+          ))}
+        </div>
+      )}
+      <BodyExamples media={media} />
     </div>
   );
 }

@@ -66,6 +66,18 @@ export function constraints(schema: Json): string[] {
   // Formats (date-time, uuid, email) carry long generated patterns: the format says it better.
   if (s.pattern && !s.format) out.push(`pattern: ${s.pattern}`);
   if (Array.isArray(s.enum) && s.enum.length > LONG_ENUM) out.push(`one of: ${s.enum.join(", ")}`);
+  if (s.const !== undefined) out.push(`exactly ${JSON.stringify(s.const)}`);
+  if (s.minProperties > 0) out.push(`at least ${s.minProperties} keys`);
+  if (s.maxProperties !== undefined) out.push(`at most ${s.maxProperties} keys`);
+  if (s.propertyNames) {
+    const keys = constraints(s.propertyNames);
+    if (s.propertyNames.not?.const !== undefined) keys.push(`not ${JSON.stringify(s.propertyNames.not.const)}`);
+    if (keys.length) out.push(`each key: ${keys.join(", ")}`);
+  }
+  if (s.additionalProperties && typeof s.additionalProperties === "object" && !s.properties && !s.additionalProperties.$ref) {
+    const values = constraints(s.additionalProperties);
+    if (values.length) out.push(`each value: ${values.join(", ")}`);
+  }
   if (s.default !== undefined) out.push(`default: ${JSON.stringify(s.default)}`);
   if (s.type === "array" && s.items && !s.items.$ref) {
     const inner = constraints(s.items).filter((c) => !c.startsWith("default"));

@@ -1,6 +1,6 @@
 import { PROBLEM_TYPES } from "@/lib/http/errors";
 import { PROBLEM_CODES, PROBLEM_DOCS, problemTypeUri } from "@/lib/openapi/problems";
-import { FieldsTable } from "./fields-table";
+import { Constraints, FieldsTable } from "./fields-table";
 import type { Json } from "./schema";
 import { Code, Text, TypeLabel } from "./text";
 
@@ -91,9 +91,10 @@ function SchemaBody({ doc, schema }: { doc: Json; schema: Json }) {
   }
   if (schema.properties) return <FieldsTable doc={doc} schema={schema} />;
   return (
-    <p className="text-sm">
+    <div className="text-sm">
       Type: <TypeLabel schema={schema} />
-    </p>
+      <Constraints schema={schema} />
+    </div>
   );
 }
 

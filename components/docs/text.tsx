@@ -10,13 +10,23 @@ export function Code({ children }: { children: ReactNode }) {
 
 const problemCodes = new Set<string>(PROBLEM_CODES);
 
+/** Plain text whose line breaks stay line breaks (a blank line separates paragraphs). */
+function Lines({ text }: { text: string }) {
+  return text.split("\n").map((line, i) => (
+    <Fragment key={i}>
+      {i > 0 && <br />}
+      {line}
+    </Fragment>
+  ));
+}
+
 /** Description text with `inline code`; a problem-type code links to its entry under Errors. */
 export function Text({ text }: { text?: string }) {
   if (!text) return null;
   return (
     <>
       {text.split("`").map((part, i) => {
-        if (i % 2 === 0) return <Fragment key={i}>{part}</Fragment>;
+        if (i % 2 === 0) return <Lines key={i} text={part} />;
         if (problemCodes.has(part)) {
           return (
             <a key={i} href={`#problem-${part}`} className="text-blue-700 hover:underline">

@@ -7,12 +7,26 @@ import { conflict, notFound } from "@/lib/http/errors";
 import { queryInteger } from "@/lib/http/query";
 import { redeliver } from "@/lib/webhooks/deliver";
 
+/** The states of a delivery (db/schema/webhooks.ts). */
+export const DELIVERY_STATUSES = ["pending", "succeeded", "failed"] as const;
+
 export const ListDeliveriesQuerySchema = z
   .strictObject({
-    paymentId: z.uuid("must be a UUID").optional(),
-    status: z.enum(["pending", "succeeded", "failed"]).optional(),
-    PageNumber: queryInteger({ min: 1, max: 1_000_000 }, { description: "Page number, from 1.", example: 1 }).default(1),
-    PageSize: queryInteger({ min: 1, max: 100 }, { description: "Results per page.", example: 20 }).default(20),
+    paymentId: z
+      .uuid("must be a UUID")
+      .optional()
+      .meta({ description: "Only the deliveries of this payment.", examples: ["f1909731-0e96-4a73-8039-5a527e04b6c0"] }),
+    status: z.enum(DELIVERY_STATUSES).optional().meta({
+      description:
+        "Only deliveries in this state: `pending` (not delivered yet; retried on schedule), `succeeded` (a 2xx was received) or `failed` (every scheduled attempt failed).",
+      examples: ["failed"],
+    }),
+    PageNumber: queryInteger({ min: 1, max: 1_000_000 }, { description: "Page number, from 1 (default 1).", example: 1 })
+      .default(1)
+      .meta({ override: { default: 1 } }),
+    PageSize: queryInteger({ min: 1, max: 100 }, { description: "Results per page, at most 100 (default 20).", example: 20 })
+      .default(20)
+      .meta({ override: { default: 20 } }),
   })
   .meta({ id: "ListWebhookDeliveriesQuery" });
 

@@ -17,7 +17,7 @@ const DECIMAL = /^-?[0-9]+(\.[0-9]+)?$/;
 type Bounds = { min: number; max: number };
 
 /** An integer in plain decimal digits, within `min`..`max` (at most 2^53-1). */
-export function queryInteger({ min, max }: Bounds, meta: { description: string; example: number; format?: string }) {
+export function queryInteger({ min, max }: Bounds, { example, ...meta }: { description: string; example: number; format?: string }) {
   return z
     .string()
     .regex(INTEGER, "must be an integer in decimal digits")
@@ -25,12 +25,14 @@ export function queryInteger({ min, max }: Bounds, meta: { description: string; 
     .pipe(z.number().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`))
     .meta({
       ...meta,
-      override: ({ jsonSchema }) => replaceSchema(jsonSchema, { type: "integer", minimum: min, maximum: max, ...meta }),
+      override: ({ jsonSchema }) =>
+        replaceSchema(jsonSchema, { type: "integer", format: "int32", minimum: min, maximum: max, ...meta, examples: [example] }),
     });
 }
 
 /** A decimal number (`10`, `12.50`), no exponent, at least `min`, held exactly by a double. */
-export function queryDecimal(min: number, meta: { description: string; example: number }) {
+export function queryDecimal(min: number, { example, ...meta }: { description: string; example: number }) {
+  const description = `${meta.description} A decimal such as \`10\` or \`12.50\` (no exponent), held exactly by a double: at most 15 significant digits are always safe.`;
   return z
     .string()
     .regex(DECIMAL, "must be a decimal number such as 10 or 12.50")
@@ -38,8 +40,8 @@ export function queryDecimal(min: number, meta: { description: string; example: 
     .transform(Number)
     .pipe(z.number().min(min, min === 0 ? "must not be negative" : `must be at least ${min}`))
     .meta({
-      ...meta,
-      override: ({ jsonSchema }) => replaceSchema(jsonSchema, { type: "number", minimum: min, ...meta }),
+      description,
+      override: ({ jsonSchema }) => replaceSchema(jsonSchema, { type: "number", minimum: min, description, examples: [example] }),
     });
 }
 
@@ -53,7 +55,7 @@ const TIME_RANGE = [Date.parse(EARLIEST_TIME), Date.parse(LATEST_TIME)] as const
  * `9999-12-31T23:59:59-14:00` is a valid date-time but falls in year 10000, which no timestamp
  * column can be compared with as text.
  */
-export function queryDateTime(meta: { description: string; example: string }) {
+export function queryDateTime({ example, ...meta }: { description: string; example: string }) {
   return z.iso
     .datetime({ offset: true, error: "must be an ISO 8601 date-time with an offset, e.g. 2026-01-31T12:00:00Z" })
     .refine((v) => {
@@ -61,19 +63,20 @@ export function queryDateTime(meta: { description: string; example: string }) {
       return t >= TIME_RANGE[0] && t <= TIME_RANGE[1];
     }, `must fall between ${EARLIEST_TIME} and ${LATEST_TIME} in UTC`)
     .meta({
-      ...meta,
       description: `${meta.description} Between ${EARLIEST_TIME} and ${LATEST_TIME} (UTC).`,
+      examples: [example],
     });
 }
 
 /** Free text of at most `max` characters under the text rule; an empty value is left out. */
-export function queryText(max: number, meta: { description: string; example: string }) {
+export function queryText(max: number, { example, ...meta }: { description: string; example: string }) {
+  const description = `${meta.description} At most ${max} characters, with no control characters other than tab, line feed and carriage return and no unpaired surrogates.`;
   return z
     .string()
     .max(max, `must be at most ${max} characters`)
     .refine(isAcceptableText, TEXT_RULE)
     .transform((v) => (v === "" ? undefined : v))
-    .meta({ ...meta, override: ({ jsonSchema }) => replaceSchema(jsonSchema, { type: "string", maxLength: max, ...meta }) });
+    .meta({ description, override: ({ jsonSchema }) => replaceSchema(jsonSchema, { type: "string", maxLength: max, description, examples: [example] }) });
 }
 
 function replaceSchema(target: Record<string, unknown>, next: Record<string, unknown>) {

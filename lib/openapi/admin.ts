@@ -1,9 +1,11 @@
 import { z } from "zod";
 import type { ZodOpenApiOperationObject, ZodOpenApiPathsObject } from "zod-openapi";
-import { CreateApiKeySchema, CreateBusinessSchema, PatchBusinessSchema } from "@/lib/admin/schemas";
+import { ListDeliveriesQuerySchema } from "@/lib/admin/deliveries";
+import { CREATE_BUSINESS_EXAMPLE, CreateApiKeySchema, CreateBusinessSchema, PatchBusinessSchema } from "@/lib/admin/schemas";
 import { COIN_NAMES } from "@/lib/chains/coins";
-import { adminErrors, envelopeOf, requestContent, success } from "./components";
-import { businessIdPath } from "./params";
+import { adminErrors, envelopeOf, jsonBody, stateConflict, success } from "./components";
+import { businessIdPath, deliveryIdPath, keyIdPath } from "./params";
+import { WebhookDeliveryListSchema, WebhookDeliverySchema } from "./webhooks";
 
 /**
  * Output shapes of the admin API (design section 4). The handlers in lib/admin/businesses.ts
@@ -19,7 +21,7 @@ export const BusinessSchema = z
     name: z.string(),
     mode: z.enum(["test", "live"]),
     webhookUrl: z.string().nullable().meta({ description: "Default webhook address; a payment's notifyUrl overrides it." }),
-    paymentLifetimeSeconds: z.number().int().meta({ description: "Time from createdAt to expiresAt of a new payment." }),
+    paymentLifetimeSeconds: z.number().int().meta({ format: "int32", description: "Time from createdAt to expiresAt of a new payment, in seconds." }),
     enabledCoins: z.array(z.enum(COIN_NAMES as [string, ...string[]])),
     feePercent: z.number(),
     underpaymentTolerancePercent: z.number(),
@@ -59,9 +61,6 @@ export const WebhookSecretSchema = z
   .strictObject({ webhookSecret: z.string().meta({ description: "The new signing secret (`whsec_…`), replacing the old one." }) })
   .meta({ id: "WebhookSecret" });
 
-// Same rule as the route's own parameter schema (app/admin/v1/…/api-keys/[keyId]).
-const keyIdPath = z.string().regex(/^key_[A-Za-z0-9_-]{1,64}$/).meta({ description: "The key id (`key_…`)." });
-
 const admin = (op: ZodOpenApiOperationObject): ZodOpenApiOperationObject => ({
   tags: ["Admin"],
   security: [{ adminBearer: [] }],
@@ -77,7 +76,7 @@ export const adminPaths: ZodOpenApiPathsObject = {
       summary: "Create a business",
       description:
         "Creates a business with its settings, a first API key for it and a webhook signing secret. `mode` defaults to `test`; `enabledCoins` defaults to every coin the mode can serve.",
-      requestBody: { required: true, content: requestContent(CreateBusinessSchema) },
+      requestBody: jsonBody(CreateBusinessSchema, { description: "The business's settings.", example: CREATE_BUSINESS_EXAMPLE }),
       responses: {
         201: success("The business, its API key and webhook secret.", envelopeOf(CreatedBusinessSchema, "CreatedBusinessEnvelope")),
         ...adminErrors(400, 401, 413, 415),
@@ -95,9 +94,13 @@ export const adminPaths: ZodOpenApiPathsObject = {
     patch: admin({
       operationId: "adminPatchBusiness",
       summary: "Change a business's settings",
-      description: "Changes the given settings; omitted ones keep their value. `webhookUrl: null` removes the default webhook address.",
+      description:
+        "Changes the given settings; omitted ones keep their value. `webhookUrl: null` removes the default webhook address; an empty string in `extendedPublicKeys` removes that family's key. A sub-business's parent cannot change.",
       requestParams: { path: business },
-      requestBody: { required: true, content: requestContent(PatchBusinessSchema) },
+      requestBody: jsonBody(PatchBusinessSchema, {
+        description: "The settings to change.",
+        example: { name: "Shop (EU)", paymentLifetimeSeconds: 1800, underpaymentTolerancePercent: 0.5 },
+      }),
       responses: { 200: success("The updated business.", businessEnvelope), ...adminErrors(400, 401, 404, 413, 415) },
     }),
   },
@@ -106,9 +109,13 @@ export const adminPaths: ZodOpenApiPathsObject = {
       operationId: "adminCreateApiKey",
       summary: "Create an API key",
       description:
-        "Issues a new API key owned by the business. `businessIds` may name the business and its sub-businesses (default: the business only). The body may be empty.",
+        "Issues a new API key owned by the business. `businessIds` may name the business and its sub-businesses (default: the business only); a key listing a sub-business acts for it (`/v1/businesses/{subBusinessId}/…`). The body may be left out.",
       requestParams: { path: business },
-      requestBody: { required: false, content: requestContent(CreateApiKeySchema) },
+      requestBody: jsonBody(CreateApiKeySchema, {
+        description: "Optional: an absent or blank body stands for `{}` whatever its `Content-Type`; a body that is present must be JSON (415 otherwise) and an object.",
+        required: false,
+        example: { expiresInSeconds: 2592000 },
+      }),
       responses: {
         201: success("The new key, shown once.", envelopeOf(CreatedApiKeySchema, "CreatedApiKeyEnvelope")),
         ...adminErrors(400, 401, 404, 413, 415),
@@ -129,7 +136,8 @@ export const adminPaths: ZodOpenApiPathsObject = {
     delete: admin({
       operationId: "adminRevokeApiKey",
       summary: "Revoke an API key",
-      description: "Revokes the key at once: later requests with it get 401.",
+      description:
+        "Revokes the key at once: later requests with it get 401 (other server instances follow within a second). A key that is already revoked, or belongs to another business, is a 404.",
       requestParams: { path: z.object({ businessId: businessIdPath, keyId: keyIdPath }) },
       responses: {
         200: success("The revoked key.", envelopeOf(RevokedApiKeySchema, "RevokedApiKeyEnvelope")),
@@ -141,11 +149,38 @@ export const adminPaths: ZodOpenApiPathsObject = {
     post: admin({
       operationId: "adminRotateWebhookSecret",
       summary: "Rotate the webhook signing secret",
-      description: "Replaces the business's webhook signing secret with a new random one and returns it.",
+      description: "Replaces the business's webhook signing secret with a new random one (`whsec_` and 32 random bytes in base64) and returns it. Takes no body.",
       requestParams: { path: business },
       responses: {
         200: success("The new secret.", envelopeOf(WebhookSecretSchema, "WebhookSecretEnvelope")),
         ...adminErrors(400, 401, 404),
+      },
+    }),
+  },
+  "/admin/v1/businesses/{businessId}/webhook-deliveries": {
+    get: admin({
+      operationId: "adminListWebhookDeliveries",
+      summary: "List webhook deliveries",
+      description:
+        "The business's webhook delivery log, newest first (`createdAt` descending), one page at a time: every message sent or to be sent, with every attempt. Filters combine with AND. Query parameter names match case-insensitively; an unknown name, or one given twice, is a 400.",
+      requestParams: { path: business, query: ListDeliveriesQuerySchema },
+      responses: {
+        200: success("One page of deliveries.", envelopeOf(WebhookDeliveryListSchema, "WebhookDeliveryListEnvelope")),
+        ...adminErrors(400, 401, 404),
+      },
+    }),
+  },
+  "/admin/v1/businesses/{businessId}/webhook-deliveries/{deliveryId}/redeliver": {
+    post: admin({
+      operationId: "adminRedeliverWebhook",
+      summary: "Redeliver a webhook",
+      description:
+        "Makes one delivery attempt now, whatever the delivery's state, with the same message id and body (signed anew). Success marks the delivery `succeeded`; a failure is recorded and leaves its state and schedule as they were. Takes no body. Answers the delivery with every attempt.",
+      requestParams: { path: z.object({ businessId: businessIdPath, deliveryId: deliveryIdPath }) },
+      responses: {
+        200: success("The delivery, with the new attempt.", envelopeOf(WebhookDeliverySchema, "WebhookDeliveryEnvelope")),
+        ...adminErrors(400, 401, 404),
+        409: stateConflict("The delivery is being attempted right now (by the scheduler or another redeliver); try again in a moment."),
       },
     }),
   },

@@ -1,5 +1,10 @@
 import { z } from "zod";
-import type { ZodOpenApiContentObject, ZodOpenApiResponseObject, ZodOpenApiSecuritySchemeObject } from "zod-openapi";
+import type {
+  ZodOpenApiContentObject,
+  ZodOpenApiRequestBodyObject,
+  ZodOpenApiResponseObject,
+  ZodOpenApiSecuritySchemeObject,
+} from "zod-openapi";
 import type { ProblemCode } from "@/lib/http/errors";
 import { PROBLEM_CODES, problemTypeUri } from "./problems";
 
@@ -13,7 +18,30 @@ export const REQUEST_MEDIA_TYPES = ["application/json", "text/json", "applicatio
 const content = (types: readonly string[], schema: z.ZodType): ZodOpenApiContentObject =>
   Object.fromEntries(types.map((t) => [t, { schema }]));
 
-export const requestContent = (schema: z.ZodType) => content(REQUEST_MEDIA_TYPES, schema);
+/**
+ * What the one body reader (lib/http/body.ts) enforces on every request body before its schema
+ * is applied; JSON Schema cannot say any of it, so every request body's description does.
+ */
+export const BODY_RULES =
+  "JSON of at most 64 KB (65,536 bytes), nested at most 32 levels deep. Every string and every key follows the text rule (no control characters other than tab, line feed and carriage return, and no unpaired surrogates); the key `__proto__` is refused. Every number is read exactly as written: one that no double holds exactly (`0.499999999999999999999`, `1e400`) is refused, never rounded; 15 significant digits are always safe. Unknown fields are refused. All the body's errors are reported together in one 400.";
+
+type Example = { summary: string; value: unknown };
+
+/**
+ * A JSON request body under the three JSON media types of D12, with an example: `example` is
+ * one value (it must be accepted as is); `examples` names several, each with a summary.
+ */
+export function jsonBody(
+  schema: z.ZodType,
+  opts: { description: string; required?: boolean } & ({ example: unknown } | { examples: Record<string, Example> }),
+): ZodOpenApiRequestBodyObject {
+  const { description, required = true, ...ex } = opts;
+  return {
+    description: `${description} ${BODY_RULES}`,
+    required,
+    content: Object.fromEntries(REQUEST_MEDIA_TYPES.map((t) => [t, { schema, ...ex }])),
+  };
+}
 
 /** The spec's success envelope around `data`: `{ data, message: null, errors: null }`. */
 export function envelopeOf<T extends z.ZodType>(data: T, id: string) {
@@ -38,7 +66,7 @@ export const ProblemDetailsSchema = z
       .enum(PROBLEM_CODES.map(problemTypeUri) as [string, ...string[]])
       .meta({ description: "URI reference of the problem type; documented at that anchor of /docs." }),
     title: z.string().meta({ description: "Short summary of the problem type." }),
-    status: z.number().int().meta({ description: "The HTTP status code." }),
+    status: z.number().int().min(400).max(599).meta({ format: "int32", description: "The HTTP status code." }),
     detail: z.string().meta({ description: "What went wrong with this request, in a sentence." }),
     instance: z.string().meta({ description: "The request path." }),
     errors: z
@@ -74,33 +102,60 @@ function problem(id: string, codes: ProblemCode[], summary: string, headers?: Zo
   return response;
 }
 
+/** The rate limit of D14, in words (the numbers in force are in `info.description`). */
+export const RATE_LIMIT_RULE =
+  "Each API key has a token bucket: `RATE_LIMIT_PER_SECOND` requests per second (100 by default) with bursts up to `RATE_LIMIT_BURST` (200 by default), counted by each server process on its own. Over the limit: 429 with `Retry-After`.";
+
 const ERROR_RESPONSES = {
-  400: problem("BadRequest", ["validation-error", "malformed-request"], "Invalid parameters or body; `errors` names each field."),
+  400: problem(
+    "BadRequest",
+    ["validation-error", "malformed-request"],
+    "Invalid path or query parameters, headers or body; `errors` names each field and `detail` repeats the messages. A body that is empty, not JSON, not UTF-8 or nested too deeply is `malformed-request`.",
+  ),
   401: problem(
     "Unauthorized",
     ["unauthorized"],
-    "Missing or invalid bearer token.",
-    z.object({ "WWW-Authenticate": z.string().meta({ description: 'The challenge, e.g. `Bearer realm="api"`.' }) }),
+    "The bearer token is missing, malformed, wrongly signed, expired, revoked or unknown.",
+    z.object({
+      "WWW-Authenticate": z
+        .string()
+        .meta({ description: 'The challenge: `Bearer realm="api"` for an API key, `Bearer realm="admin"` for the admin token.', examples: ['Bearer realm="api"'] }),
+    }),
   ),
-  403: problem("Forbidden", ["forbidden"], "The API key has no permission for this business."),
+  403: problem("Forbidden", ["forbidden"], "The API key has no permission for the business in the path (also when no such business exists)."),
   404: problem("NotFound", ["not-found"], "The addressed resource does not exist."),
   409: problem(
     "IdempotencyConflict",
     ["idempotency-conflict"],
-    "The `Idempotency-Key` was used before with a different body, or its first request is still running.",
+    "The `Idempotency-Key` was used before, within 24 hours, with a different body.",
   ),
-  413: problem("PayloadTooLarge", ["payload-too-large"], "The request body exceeds 64 KB."),
-  415: problem("UnsupportedMediaType", ["unsupported-media-type"], "The request body is not JSON."),
+  413: problem("PayloadTooLarge", ["payload-too-large"], "The request body exceeds 64 KB (65,536 bytes)."),
+  415: problem(
+    "UnsupportedMediaType",
+    ["unsupported-media-type"],
+    "The request body is not sent as JSON: the `Content-Type` must be `application/json`, `text/json` or another `application/*+json` type.",
+  ),
   429: problem(
     "TooManyRequests",
     ["rate-limited"],
-    "Rate limit of the API key exceeded.",
-    z.object({ "Retry-After": z.string().meta({ description: "Seconds to wait before retrying." }) }),
+    `The API key's rate limit was exceeded. ${RATE_LIMIT_RULE}`,
+    z.object({
+      "Retry-After": z
+        .string()
+        .regex(/^[1-9][0-9]*$/)
+        .meta({ description: "Whole seconds to wait before retrying.", examples: ["1"] }),
+    }),
   ),
 } satisfies Record<number, ZodOpenApiResponseObject>;
 type ErrorStatus = keyof typeof ERROR_RESPONSES;
 
 const ADMIN_DISABLED = problem("AdminDisabled", ["admin-disabled"], "The admin API is disabled: ADMIN_TOKEN is not set.");
+
+/** A 409 `conflict`: the request is valid but the resource's current state forbids it (`why`). */
+export const stateConflict = (why: string): ZodOpenApiResponseObject => ({
+  description: `${why} Problem type: \`conflict\`.`,
+  content: content(ERROR_MEDIA_TYPES, ProblemDetailsSchema),
+});
 
 /** The error responses of a merchant API operation, by status. */
 export const errors = (...statuses: ErrorStatus[]) =>

@@ -1,9 +1,10 @@
 import { z } from "zod";
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";
-import { acceptedCurrencies } from "@/lib/chains/rate-provider";
+import { SimulateRequestSchema } from "@/lib/chains/simulate-schema";
 import { config } from "@/lib/config";
 import { ListPaymentsQuerySchema } from "@/lib/payments/list-query";
 import {
+  CREATE_PAYMENT_EXAMPLE,
   CreatePaymentRequestSchema,
   CreateResultSchema,
   NoteRequestSchema,
@@ -11,7 +12,8 @@ import {
   PaymentSchema,
 } from "@/lib/payments/schemas";
 import { adminPaths } from "./admin";
-import { ProblemDetailsSchema, SECURITY_SCHEMES, envelopeOf, errors, requestContent, success } from "./components";
+import { ProblemDetailsSchema, SECURITY_SCHEMES, envelopeOf, errors, jsonBody, stateConflict, success } from "./components";
+import { finishDocument, serviceDescription } from "./finish";
 import { businessIdPath, paymentIdPath } from "./params";
 
 /**
@@ -29,7 +31,8 @@ const IdempotencyKeyHeader = z
   .optional()
   .meta({
     description:
-      "Makes the create safe to retry: for 24 hours a repeat with the same key and the same body returns the first response; the same key with a different body, or while the first request is still running, gets 409.",
+      "Makes the create safe to retry: 1 to 255 visible ASCII characters (`!` to `~`), e.g. your order id, scoped to the business and kept for 24 hours. A repeat with the same key and the same body (key order and whitespace aside) returns the first response, also while the first request is still running (it waits for it); the same key with a different body gets 409 `idempotency-conflict`. A request refused with 400 does not use the key up.",
+    examples: ["order-1042"],
   });
 
 const payments = (op: ZodOpenApiOperationObject): ZodOpenApiOperationObject => ({
@@ -47,9 +50,9 @@ const v1Paths: ZodOpenApiPathsObject = {
       operationId: "createPayment",
       summary: "Create a payment",
       description:
-        "Creates a payment and returns its id and the URL of the hosted checkout page to redirect the customer to. The customer chooses a coin there; webhooks report every status change.",
+        "Creates a payment and returns its id and the URL of the hosted checkout page (`{PUBLIC_BASE_URL}/pay/{id}`) to redirect the customer to. The customer chooses a coin there; webhooks report every status change. An invalid `Idempotency-Key` is reported in the same 400 as the body's errors.",
       requestParams: { path: businessPath, header: z.object({ "Idempotency-Key": IdempotencyKeyHeader }) },
-      requestBody: { required: true, content: requestContent(CreatePaymentRequestSchema) },
+      requestBody: jsonBody(CreatePaymentRequestSchema, { description: "The payment to create.", example: CREATE_PAYMENT_EXAMPLE }),
       responses: {
         200: success("The payment was created.", envelopeOf(CreateResultSchema, "CreatePaymentResultEnvelope")),
         ...errors(400, 401, 403, 409, 413, 415, 429),
@@ -59,7 +62,7 @@ const v1Paths: ZodOpenApiPathsObject = {
       operationId: "listPayments",
       summary: "List payments",
       description:
-        "Lists the business's payments, newest first (`createdAt` descending), one page at a time. Query parameter names match case-insensitively. Filters combine with AND; `statuses` and `cryptoCoins` repeat once per value and match any of them.",
+        "Lists the business's payments, newest first (`createdAt` descending), one page at a time. Filters combine with AND; `statuses` and `cryptoCoins` repeat once per value and match any of them. `toTime` must not be before `fromTime`, nor `toAmount` less than `fromAmount` (400 naming `toTime` or `toAmount`). Query parameter names match case-insensitively; an unknown name, an unknown enum value, or a single-valued parameter given twice is a 400. A parent business's list includes its sub-businesses' payments; `onBehalfOfBusinessId` narrows it to one.",
       requestParams: { path: businessPath, query: ListPaymentsQuerySchema },
       responses: {
         200: success("One page of payments.", envelopeOf(PaymentListSchema, "PaymentListEnvelope")),
@@ -83,12 +86,55 @@ const v1Paths: ZodOpenApiPathsObject = {
       description:
         "Sets or overwrites the payment's internal note, visible only to the business team (never on checkout or in webhooks).",
       requestParams: { path: paymentPath },
-      requestBody: { required: true, content: requestContent(NoteRequestSchema) },
+      requestBody: jsonBody(NoteRequestSchema, { description: "The new note.", example: { note: "Customer asked for gift wrapping" } }),
       responses: {
         200: success("The payment, with the new note.", paymentEnvelope),
         ...errors(400, 401, 403, 404, 413, 415, 429),
       },
     }),
+  },
+  "/v1/businesses/{businessId}/payments/{paymentId}/simulate": {
+    post: {
+      tags: ["Simulator"],
+      security: [{ bearerAuth: [] }],
+      operationId: "simulatePayment",
+      summary: "Simulate the chain (test mode)",
+      description:
+        "Test-mode businesses only (a `live` business gets 404, whatever the body): one action on the payment's simulated chain — `select` a coin as the customer would, `pay` (a transfer), `confirm` (add confirmations) or `fail` (drop the transfers). The usual order is select → pay → confirm. Answers the updated payment, with its charge and transactions.",
+      requestParams: { path: paymentPath },
+      requestBody: jsonBody(SimulateRequestSchema, {
+        description: "The action.",
+        examples: {
+          select: { summary: "Choose a coin, as the customer does on checkout", value: { action: "select", coin: "BITCOIN" } },
+          pay: { summary: "A transfer of exactly the amount due", value: { action: "pay" } },
+          payPart: { summary: "A partial transfer (whole coins) with one confirmation", value: { action: "pay", amount: 0.0001, confirmations: 1 } },
+          confirm: { summary: "Enough confirmations to settle", value: { action: "confirm" } },
+          fail: { summary: "The transfers are dropped (a reorganisation)", value: { action: "fail" } },
+        },
+      }),
+      responses: {
+        200: success("The payment after the action.", paymentEnvelope),
+        ...errors(400, 401, 403, 404, 413, 415, 429),
+        409: stateConflict(
+          "The payment's state forbids the action: `select` after a transfer was seen or once the payment is no longer AWAITING_PAYMENT, or for a coin without an exchange rate in the payment's currency; `pay` before a coin is selected; `confirm` or `fail` with no transfer to act on.",
+        ),
+      },
+    },
+  },
+  "/v1/openapi.json": {
+    get: {
+      tags: ["Reference"],
+      security: [],
+      operationId: "getOpenApiDocument",
+      summary: "This OpenAPI document",
+      description: "The OpenAPI 3.1 document of the service, as JSON. Public: no authentication, any origin (CORS), cacheable for 5 minutes.",
+      responses: {
+        200: {
+          description: "The document.",
+          content: { "application/json": { schema: z.looseObject({ openapi: z.string() }).meta({ description: "An OpenAPI 3.1 document." }) } },
+        },
+      },
+    },
   },
 };
 
@@ -107,16 +153,22 @@ export function buildOpenApiDocument() {
     info: {
       title: "Crypto Payment Service API",
       version: "1.0.0",
-      description:
-        "Create hosted-checkout cryptocurrency payments, fetch and list them, and set internal notes. Successes are wrapped in an envelope `{ data, message: null, errors: null }`; errors are RFC 7807 ProblemDetails.",
+      description: serviceDescription(),
+      license: { name: "UNLICENSED (proprietary: no licence is granted)" },
     },
-    servers: [{ url: serverUrl() }],
+    servers: [{ url: serverUrl(), description: "This service (its PUBLIC_BASE_URL)." }],
     tags: [
-      { name: "Payments", description: "The merchant API. Authenticated with an API key (`bearerAuth`)." },
+      { name: "Payments", description: "The merchant API. Authenticated with an API key (`bearerAuth`) and rate-limited per key." },
+      {
+        name: "Simulator",
+        description: "Test mode only: drive a test business's simulated chain through the same detection logic a real chain goes through.",
+      },
       {
         name: "Admin",
-        description: "The operator's API for businesses and API keys. Authenticated with the admin token (`adminBearer`).",
+        description:
+          "The operator's API for businesses, API keys, the webhook signing secret and the webhook delivery log. Authenticated with the admin token (`adminBearer`); not rate-limited.",
       },
+      { name: "Reference", description: "This document." },
     ],
     paths: { ...v1Paths, ...adminPaths },
     components: {
@@ -124,12 +176,7 @@ export function buildOpenApiDocument() {
       securitySchemes: SECURITY_SCHEMES,
     },
   });
-  // The accepted currencies depend on the rate source in force, so they are filled in per process.
-  const request = doc.components?.schemas?.CreatePaymentRequest as { properties?: Record<string, object> } | undefined;
-  const currency = request?.properties?.currency;
-  if (!currency) throw new Error("CreatePaymentRequest.currency is missing from the document");
-  Object.assign(currency, { enum: acceptedCurrencies() });
-  return doc;
+  return finishDocument(doc);
 }
 
 export type OpenApiDocument = ReturnType<typeof buildOpenApiDocument>;

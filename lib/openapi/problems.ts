@@ -12,7 +12,8 @@ export const PROBLEM_DOCS: Record<ProblemCode, { status: number; description: st
   },
   "malformed-request": {
     status: 400,
-    description: "The request body is empty, not valid JSON or not valid UTF-8.",
+    description:
+      "The request body is empty, not valid JSON, not valid UTF-8, nested deeper than 32 levels or not received in full, or the path is not valid percent-encoded UTF-8.",
   },
   unauthorized: {
     status: 401,
@@ -25,7 +26,8 @@ export const PROBLEM_DOCS: Record<ProblemCode, { status: number; description: st
   },
   "not-found": {
     status: 404,
-    description: "No payment (or business, API key) matches the id in the path, or no endpoint matches the path.",
+    description:
+      "No payment (or business, API key, webhook delivery) matches the id in the path, or no endpoint matches the path. The simulator answers 404 to a `live` business.",
   },
   "method-not-allowed": {
     status: 405,
@@ -33,20 +35,21 @@ export const PROBLEM_DOCS: Record<ProblemCode, { status: number; description: st
   },
   conflict: {
     status: 409,
-    description: "The request conflicts with the current state of the resource.",
+    description:
+      "The request conflicts with the current state of the resource: a simulator action the payment's state forbids, or a webhook delivery that is being attempted right now.",
   },
   "idempotency-conflict": {
     status: 409,
     description:
-      "The `Idempotency-Key` was already used with a different request body.",
+      "The `Idempotency-Key` was already used, within the last 24 hours, with a different request body.",
   },
   "payload-too-large": {
     status: 413,
-    description: "The request body is larger than 64 KB.",
+    description: "The request body is larger than 64 KB (65,536 bytes).",
   },
   "unsupported-media-type": {
     status: 415,
-    description: "The request body is not sent as JSON (`application/json`, `text/json` or `application/*+json`).",
+    description: "The request body is not sent as JSON (`application/json`, `text/json` or another `application/*+json` type).",
   },
   "rate-limited": {
     status: 429,

@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { urlField } from "@/lib/http/url-field";
 import { CHARGE_TYPES, CRYPTO_COIN_NAMES, NETWORKS, coinsOfChargeType, COIN_NAMES } from "@/lib/chains/coins";
-import { decimalPlaces } from "@/lib/money/decimal";
+import { Big, decimalPlaces } from "@/lib/money/decimal";
 import { isIsoCurrency, isPayableCurrency, minorUnits } from "@/lib/money/currencies";
 import { acceptedCurrencies, isAcceptedCurrency } from "@/lib/chains/rate-provider";
 import { liveUrlProblem } from "@/lib/webhooks/url-safety";
+import { LIVE_URL_RULE, URL_RULE, URL_SCHEME_PATTERN } from "@/lib/openapi/rules";
 import { PAYMENT_STATUSES } from "./status";
 
 /**
@@ -35,7 +36,8 @@ const coinList = (type: (typeof CHARGE_TYPES)[number]) => {
           `${typeof issue.input === "string" && issue.input.length <= 40 ? JSON.stringify(issue.input) : "the value"} is not a ${type} coin; allowed: ${allowed.join(", ")}`,
       }),
     )
-    .max(COIN_NAMES.length);
+    .max(COIN_NAMES.length)
+    .meta({ description: `${type} coins to offer (a coin may repeat; repeats change nothing).` });
 };
 
 export const PaymentMethodsSchema = z
@@ -47,17 +49,20 @@ export const PaymentMethodsSchema = z
   })
   .meta({
     id: "PaymentMethods",
-    description: "Charge type → allowed coin identifiers of that charge type. Restricts the coins offered on checkout.",
+    description:
+      "Charge type → the coins of that charge type to offer. Narrows the business's `enabledCoins`: checkout offers the coins named here that the business has enabled (and, for a `live` business, has a deposit-address source for). When none is left the create is refused with 400 on `paymentMethods`. `NONE` takes no coins.",
+    examples: [{ PLATFORM_CRYPTO: ["BITCOIN", "ETH_TETHER"] }],
   });
 
 export const FeeTransferSchema = z
   .strictObject({
-    businessId: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
-    percent: z.number().gt(0).max(100),
+    businessId: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).meta({ format: "int64", description: "The business credited." }),
+    percent: z.number().gt(0).max(100).meta({ description: "Its share of the settled amount, in percent: more than 0, at most 100." }),
   })
   .meta({
     id: "FeeTransfer",
     description: "A share of the settled amount credited to another business (recorded with the payment).",
+    examples: [{ businessId: 2, percent: 10 }],
   });
 
 export const MetadataSchema = z
@@ -66,7 +71,16 @@ export const MetadataSchema = z
     z.string({ error: "values must be strings" }).max(500, "values must be at most 500 characters"),
   )
   .refine((m) => Object.keys(m).length <= 50, "at most 50 keys")
-  .meta({ id: "Metadata", description: "String-to-string pairs, returned on fetch and in webhooks." });
+  .meta({
+    id: "Metadata",
+    description:
+      "String-to-string pairs, returned on fetch and in webhooks, never shown to the customer: at most 50 keys of 1 to 40 characters (not `__proto__`), each value a string of at most 500 characters.",
+    maxProperties: 50,
+    examples: [{ orderId: "1042", cartId: "c_8f2a" }],
+    override: ({ jsonSchema }) => {
+      Object.assign(jsonSchema.propertyNames as object, { not: { const: "__proto__" } });
+    },
+  });
 
 /**
  * ISO 4217 code (case-insensitive), accepted only where the rate source can price coins in it:
@@ -86,8 +100,8 @@ export const CurrencySchema = z
   })
   .meta({
     description:
-      "ISO 4217 code of the amount (case-insensitive). Only currencies the service has an exchange rate for are accepted: the `enum` lists them.",
-    example: "EUR",
+      "Three-letter ISO 4217 code of `amount`. Only the currencies this service has an exchange rate for are accepted, and `enum` lists exactly those (the server also reads them in lower or mixed case: `eur` is `EUR`). ISO 4217 codes without minor units — precious metals such as XAU and XAG, the IMF's XDR, bond units, the test codes XTS and XXX — are refused, and so is every currency without a rate.",
+    examples: ["EUR"],
   });
 
 /** D7: a live business's URLs are https and not loopback, private or link-local. */
@@ -107,39 +121,46 @@ function createRequestSchema(url: typeof urlField) {
         .max(MAX_AMOUNT, `must be at most ${MAX_AMOUNT}`)
         .meta({
           description:
-            "Amount in the chosen currency, with at most the currency's number of decimals (2 for USD and EUR, 0 for JPY, 3 for KWD). Read exactly as written: a number with more significant digits than a double holds (`0.499999999999999999999`) is refused, never rounded.",
-          example: 49.9,
+            "Amount in `currency`, from 0.5 to 1,000,000,000, with at most as many decimals as the currency has minor units (2 for USD and EUR, 0 for JPY, 3 for KWD). Read exactly as written: a number with more significant digits than a double holds (`0.499999999999999999999`) is refused, never rounded.",
+          examples: [49.9],
         }),
-      name: z.string().max(200, "must be at most 200 characters").optional().meta({ description: "Display name shown to the customer on checkout.", example: "Order #1042" }),
-      description: z.string().max(1000, "must be at most 1000 characters").optional().meta({ description: "Internal description, hidden from customers.", example: "2x T-shirt, 1x mug" }),
-      customerEmail: z.email("must be an email address").max(320).optional().meta({ description: "Used for receipts and status updates.", example: "jane@example.com" }),
+      name: z.string().max(200, "must be at most 200 characters").optional().meta({ description: "Display name shown to the customer on checkout.", examples: ["Order #1042"] }),
+      description: z.string().max(1000, "must be at most 1000 characters").optional().meta({ description: "Internal description, hidden from customers.", examples: ["2x T-shirt, 1x mug"] }),
+      customerEmail: z.email("must be an email address").max(320).optional().meta({ description: "Used for receipts and status updates.", examples: ["jane@example.com"] }),
       customerIp: z
         .union([z.ipv4(), z.ipv6()], { error: "must be an IPv4 or IPv6 address" })
         .optional()
-        .meta({ description: "The customer's IP address; detected from the checkout page visit when omitted.", example: "203.0.113.7" }),
+        .meta({ description: "The customer's IPv4 or IPv6 address; detected from the checkout page visit when omitted.", examples: ["203.0.113.7"] }),
       customerUserAgent: z
         .string()
         .max(1024, "must be at most 1024 characters")
         .optional()
-        .meta({ description: "The customer's browser user agent; detected from the checkout page visit when omitted.", example: "Mozilla/5.0 (X11; Linux x86_64)" }),
+        .meta({ description: "The customer's browser user agent; detected from the checkout page visit when omitted.", examples: ["Mozilla/5.0 (X11; Linux x86_64)"] }),
       redirectUrl: url.optional().meta({
-        description:
-          "Where the customer is sent after payment. Without it the customer stays on the checkout page. A live business needs an https URL that is not a loopback, private or link-local address.",
-        example: "https://shop.example.com/orders/1042/thanks",
+        description: `Where the customer is sent after payment. Without it the customer stays on the checkout page. ${URL_RULE} ${LIVE_URL_RULE}`,
+        pattern: URL_SCHEME_PATTERN,
+        examples: ["https://shop.example.com/orders/1042/thanks"],
       }),
       notifyUrl: url.optional().meta({
-        description:
-          "Webhook address for this payment only; overrides the business default. A live business needs an https URL that is not a loopback, private or link-local address.",
-        example: "https://shop.example.com/hooks/payments",
+        description: `Webhook address for this payment only; overrides the business default. ${URL_RULE} ${LIVE_URL_RULE}`,
+        pattern: URL_SCHEME_PATTERN,
+        examples: ["https://shop.example.com/hooks/payments"],
       }),
       metadata: MetadataSchema.optional(),
-      paymentMethods: PaymentMethodsSchema.optional().meta({ description: "Restricts the coins offered. When omitted, every coin enabled for the business is offered." }),
+      paymentMethods: PaymentMethodsSchema.optional().meta({
+        description:
+          "Narrows the coins offered to those named here that the business has enabled; none left is a 400 on `paymentMethods`. When omitted, every coin enabled for the business (and, when `live`, with a deposit-address source) is offered.",
+      }),
       feeTransfers: z
         .array(FeeTransferSchema)
         .max(10, "at most 10 fee transfers")
-        .refine((f) => f.reduce((s, t) => s + t.percent, 0) <= 100, "percentages add up to more than 100")
+        .refine((f) => f.reduce((s, t) => s.plus(t.percent), new Big(0)).lte(100), "percentages add up to more than 100")
         .optional()
-        .meta({ description: "Fee transfer configuration: shares of the settled amount for other businesses, at most 100% in total." }),
+        .meta({
+          description:
+            "Shares of the settled amount for other businesses: at most 10 entries, whose `percent` values add up to at most 100.",
+          examples: [[{ businessId: 2, percent: 10 }]],
+        }),
     })
     .superRefine((body, ctx) => {
       const digits = minorUnits(body.currency);
@@ -153,9 +174,23 @@ function createRequestSchema(url: typeof urlField) {
     });
 }
 
+/** The create body of the README (and of every example of the document): accepted as is. */
+export const CREATE_PAYMENT_EXAMPLE = {
+  currency: "EUR",
+  amount: 49.9,
+  name: "Order #1042",
+  description: "2x T-shirt, 1x mug",
+  customerEmail: "jane@example.com",
+  redirectUrl: "https://shop.example.com/orders/1042/thanks",
+  metadata: { orderId: "1042", cartId: "c_8f2a" },
+  paymentMethods: { PLATFORM_CRYPTO: ["BITCOIN", "ETH_TETHER"] },
+};
+
 export const CreatePaymentRequestSchema = createRequestSchema(urlField).meta({
   id: "CreatePaymentRequest",
-  example: { currency: "EUR", amount: 49.9, name: "Order #1042", metadata: { orderId: "1042" } },
+  description:
+    "A new payment. Rules across fields: `amount` has at most the decimals of `currency`; the `percent` values of `feeTransfers` add up to at most 100; `paymentMethods` must leave at least one coin the business has enabled; a `live` business's `redirectUrl` and `notifyUrl` must be public `https://` URLs.",
+  examples: [CREATE_PAYMENT_EXAMPLE],
 });
 const LiveCreatePaymentRequestSchema = createRequestSchema(liveUrlField);
 
@@ -177,9 +212,12 @@ export const NoteRequestSchema = z
     note: z
       .string({ error: "must be a string" })
       .max(256, "must be at most 256 characters")
-      .meta({ description: "The internal note; replaces any previous one. Visible only to the business team." }),
+      .meta({
+        description: "The internal note, at most 256 characters; replaces any previous one. Visible only to the business team.",
+        examples: ["Customer asked for gift wrapping"],
+      }),
   })
-  .meta({ id: "UpdateNoteRequest" });
+  .meta({ id: "UpdateNoteRequest", examples: [{ note: "Customer asked for gift wrapping" }] });
 
 // ---- the Payment record (output): exactly the spec's fields, nothing else ----
 
@@ -203,7 +241,7 @@ export const CustomerIpDetailsSchema = z
 
 export const CustomerSchema = z
   .strictObject({
-    id: z.number().int(),
+    id: z.number().int().meta({ format: "int64" }),
     email: z.string().nullable(),
     ipAddresses: z.array(CustomerIpDetailsSchema).nullable().optional(),
   })
@@ -214,7 +252,7 @@ export const TransactionSchema = z
     amount: z.number(),
     toAddress: z.string().nullable(),
     id: z.string().nullable(),
-    confirmations: z.number().int(),
+    confirmations: z.number().int().meta({ format: "int32" }),
     blockNumber: z.string().nullable().optional(),
     network: NetworkSchema.optional(),
     fromAddress: z.string().nullable().optional(),
@@ -264,10 +302,10 @@ export type PaymentRecord = z.infer<typeof PaymentSchema>;
 
 export const PaymentListSchema = z
   .strictObject({
-    items: z.array(PaymentSchema),
-    pageNumber: z.number().int(),
-    pageSize: z.number().int(),
-    totalCount: z.number().int(),
-    totalPages: z.number().int(),
+    items: z.array(PaymentSchema).meta({ description: "Newest first." }),
+    pageNumber: z.number().int().meta({ format: "int32" }),
+    pageSize: z.number().int().meta({ format: "int32" }),
+    totalCount: z.number().int().meta({ format: "int64", description: "Payments matching the filters, on every page." }),
+    totalPages: z.number().int().meta({ format: "int64" }),
   })
   .meta({ id: "PaymentList" });
