@@ -66,9 +66,12 @@ describe("currencies are accepted only where a rate can be had", () => {
   it("the document lists exactly the accepted currencies", async () => {
     const doc = (await import("@/lib/openapi/document")).buildOpenApiDocument() as any;
     const currency = doc.components.schemas.CreatePaymentRequest.properties.currency;
-    expect(currency.enum).toContain("EUR");
-    expect(currency.enum).not.toContain("BOV");
-    for (const code of currency.enum as string[]) {
+    const codes = currency.anyOf[0].enum as string[];
+    expect(codes).toContain("EUR");
+    expect(codes).not.toContain("BOV");
+    expect(new RegExp(currency.anyOf[1].pattern).test("eUr")).toBe(true);
+    expect(new RegExp(currency.anyOf[1].pattern).test("bov")).toBe(false);
+    for (const code of codes) {
       expect((await create({ currency: code, amount: 10 })).status, code).toBe(200);
     }
   });
@@ -180,5 +183,44 @@ describe("an optional body (POST …/api-keys)", () => {
 
   it("a body that is present must be JSON", async () => {
     await expectProblem(await post("{}", { "content-type": "text/plain" }), 415);
+  });
+});
+
+describe("sums and ids at the edges", () => {
+  it("fee transfers adding up to exactly 100 in decimals are accepted (no float sum)", async () => {
+    const feeTransfers = [0.2, 83.9, 15.9].map((percent) => ({ businessId: b.businessId, percent }));
+    const res = await create({ currency: "USD", amount: 10, feeTransfers });
+    expect(res.status, await res.clone().text()).toBe(200);
+    await expectProblem(await create({ currency: "USD", amount: 10, feeTransfers: [...feeTransfers, { businessId: 1, percent: 0.1 }] }), 400, ["feeTransfers"]);
+  });
+
+  it("a delivery id past 2^53-1 is a 400 naming it, not a 404", async () => {
+    const res = await request("POST", `/admin/v1/businesses/${b.businessId}/webhook-deliveries/9007199254740993/redeliver`, { key: adminToken() });
+    await expectProblem(res, 400, ["deliveryId"]);
+  });
+});
+
+describe("what the fuzzer found in the document's own terms", () => {
+  it("a simulated transfer of more coins than the column holds is a 400, not a 500", async () => {
+    const { id } = await createPayment(b, { currency: "USD", amount: 10 });
+    const sim = (body: unknown) => request("POST", `${paymentsPath(b.businessId)}/${id}/simulate`, { key: b.apiKey, body });
+    expect((await sim({ action: "select", coin: "BITCOIN" })).status).toBe(200);
+    await expectProblem(await sim({ action: "pay", amount: 4.2916555475688667e105 }), 400, ["amount"]);
+  });
+
+  it("a business name is at most 200 characters as sent, before trimming", async () => {
+    const res = await request("PATCH", `/admin/v1/businesses/${b.businessId}`, { key: adminToken(), body: { name: `\t${"x".repeat(200)}` } });
+    await expectProblem(res, 400, ["name"]);
+  });
+
+  it("every URL the document's pattern admits is accepted; one it refuses is refused by the server too", async () => {
+    const { URL_SCHEME_PATTERN } = await import("@/lib/openapi/rules");
+    const re = new RegExp(URL_SCHEME_PATTERN, "u");
+    for (const url of ["http://localhost:4000/hook", "HTTPS://Shop.Example.com:8443/a?b=c#d", "http://10.0.0.1/x", "https://a-b.c0m"]) {
+      expect(re.test(url), url).toBe(true);
+      expect((await create({ currency: "USD", amount: 10, notifyUrl: url })).status, url).toBe(200);
+    }
+    expect(re.test("HtTP:n.83")).toBe(false);
+    await expectProblem(await create({ currency: "USD", amount: 10, notifyUrl: "HtTP:n.83" }), 400, ["notifyUrl"]);
   });
 });

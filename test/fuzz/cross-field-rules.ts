@@ -1,0 +1,171 @@
+import type { Fixtures } from "./fixtures";
+import { ownBusinessId, type Draft } from "./fuzz-request";
+
+/**
+ * The rules the document states only in prose (descriptions, README), which a request valid
+ * against the schemas can still break. This list is explicit and small on purpose: a
+ * generated valid request may get a 400 naming ONLY fields of rules listed here for its
+ * operation (or a 409 for the idempotency rule), and nothing else. `satisfy` nudges most
+ * generated requests to meet the rule instead, so the successful path is exercised too.
+ */
+export type CrossFieldRule = {
+  operationId: string;
+  /** The document's words for the rule. */
+  rule: string;
+  /** The error fields a 400 for this rule names. */
+  fields?: RegExp;
+  /** The status this rule gets when broken, if not 400 (then with no field). */
+  status?: number;
+  satisfy?: (d: Draft, fx: Fixtures) => void;
+};
+
+type Obj = Record<string, any>;
+const body = (d: Draft): Obj | undefined => {
+  const b = d.body && "json" in d.body ? d.body.json : undefined;
+  return b && typeof b === "object" && !Array.isArray(b) ? (b as Obj) : undefined;
+};
+
+/** Query parameters by name (a draft may hold each more than once). */
+const queryValue = (d: Draft, name: string) => d.query.find(([n]) => n === name)?.[1];
+
+function swapQuery(d: Draft, lo: string, hi: string, compare: (a: string, b: string) => boolean) {
+  const a = queryValue(d, lo);
+  const b = queryValue(d, hi);
+  if (a === undefined || b === undefined || !compare(a, b)) return;
+  d.query = d.query.map(([n, v]): [string, string] => (n === lo ? [n, b] : n === hi ? [n, a] : [n, v]));
+}
+
+let unique = 0;
+
+export const CROSS_FIELD_RULES: CrossFieldRule[] = [
+  {
+    operationId: "createPayment",
+    rule: "amount: at most the currency's number of decimals (2 for USD and EUR, 0 for JPY, 3 for KWD)",
+    fields: /^amount$/,
+    satisfy: (d) => {
+      const b = body(d);
+      if (b && typeof b.amount === "number" && b.amount >= 1) b.amount = Math.round(b.amount * 100) / 100;
+    },
+  },
+  {
+    operationId: "createPayment",
+    rule: "feeTransfers: at most 100% in total",
+    fields: /^feeTransfers$/,
+    satisfy: (d) => {
+      const list = body(d)?.feeTransfers;
+      if (!Array.isArray(list) || list.length === 0) return;
+      for (const t of list) if (t && typeof t.percent === "number") t.percent = Math.max(0.01, Math.floor((100 / list.length) * 100) / 100);
+    },
+  },
+  {
+    operationId: "createPayment",
+    rule: "paymentMethods narrows the coins the business has enabled: at least one enabled coin must remain",
+    fields: /^paymentMethods$/,
+    satisfy: (d) => {
+      const b = body(d);
+      const m = b?.paymentMethods;
+      if (m && !Object.values(m).some((list) => Array.isArray(list) && list.length > 0)) delete b!.paymentMethods;
+    },
+  },
+  {
+    operationId: "createPayment",
+    rule: "Idempotency-Key: the same key with a different body gets 409",
+    status: 409,
+    satisfy: (d) => {
+      const name = Object.keys(d.headers).find((h) => h.toLowerCase() === "idempotency-key");
+      if (name) d.headers[name] = `${d.headers[name].slice(0, 240)}-${process.pid}-${++unique}`;
+    },
+  },
+  // Not across fields, but stated only in prose: the description bounds the instant.
+  ...["fromTime", "toTime"].map(
+    (name): CrossFieldRule => ({
+      operationId: "listPayments",
+      rule: `${name}: between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z (UTC)`,
+      fields: new RegExp(`^${name}$`),
+      satisfy: (d) => {
+        const v = queryValue(d, name);
+        const t = v === undefined ? NaN : Date.parse(v);
+        const bound = t < Date.parse("0001-01-01T00:00:00Z") ? "0001-01-01T00:00:00Z" : t > Date.parse("9999-12-31T23:59:59.999Z") ? "9999-12-31T23:59:59Z" : undefined;
+        if (bound) d.query = d.query.map(([n, x]): [string, string] => [n, n === name ? bound : x]);
+      },
+    }),
+  ),
+  {
+    operationId: "listPayments",
+    rule: "fromTime..toTime is a range: toTime must not be before fromTime",
+    fields: /^toTime$/,
+    satisfy: (d) => swapQuery(d, "fromTime", "toTime", (a, b) => Date.parse(a) > Date.parse(b)),
+  },
+  {
+    operationId: "listPayments",
+    rule: "fromAmount..toAmount is a range: toAmount must not be less than fromAmount",
+    fields: /^toAmount$/,
+    satisfy: (d) => swapQuery(d, "fromAmount", "toAmount", (a, b) => Number(a) > Number(b)),
+  },
+  {
+    operationId: "simulatePayment",
+    rule: "an action the payment's state forbids (select after a transfer, pay before select, confirm/fail with no transfer), or a coin without an exchange rate in its currency, gets 409",
+    status: 409,
+  },
+  {
+    operationId: "simulatePayment",
+    rule: "coin: a coin the payment offers; amount: at most the selected coin's decimals",
+    fields: /^(coin|amount)$/,
+    satisfy: (d) => {
+      const b = body(d);
+      if (b && typeof b.amount === "number" && b.amount >= 1e-6) b.amount = Math.round(b.amount * 1e6) / 1e6;
+    },
+  },
+  ...["adminCreateBusiness", "adminPatchBusiness"].flatMap((operationId): CrossFieldRule[] => [
+    {
+      operationId,
+      rule: "a live business needs an https webhookUrl that is not private, and only coins it has a deposit-address source for",
+      fields: /^(webhookUrl|enabledCoins)$/,
+      // Test mode has neither rule. A patch states it: the business may be live from an earlier request.
+      satisfy: (d) => {
+        const b = body(d);
+        if (b && (b.mode === "live" || operationId === "adminPatchBusiness")) b.mode = "test";
+      },
+    },
+    {
+      operationId,
+      rule: "extendedPublicKeys: account-level xpub/zpub keys of each family's network",
+      fields: /^extendedPublicKeys\.[A-Z_]+$/,
+      satisfy: (d) => void delete body(d)?.extendedPublicKeys,
+    },
+  ]),
+  {
+    operationId: "adminCreateBusiness",
+    rule: "parentBusinessId: an existing top-level business",
+    fields: /^parentBusinessId$/,
+    satisfy: (d, fx) => {
+      const b = body(d);
+      if (b && "parentBusinessId" in b) b.parentBusinessId = fx.sandbox.businessId;
+    },
+  },
+  {
+    operationId: "adminCreateApiKey",
+    rule: "businessIds: this business and/or its sub-businesses",
+    fields: /^businessIds(\[\d+\])?$/,
+    satisfy: (d, fx) => {
+      const b = body(d);
+      if (b && Array.isArray(b.businessIds)) b.businessIds = [ownBusinessId(d, fx)];
+    },
+  },
+];
+
+export const rulesOf = (operationId: string) => CROSS_FIELD_RULES.filter((r) => r.operationId === operationId);
+
+/** A copy of the draft that meets every rule of its operation that can be met by construction. */
+export function applyCrossFieldRules(d: Draft, fx: Fixtures): Draft {
+  const copy: Draft = { ...d, query: [...d.query], headers: { ...d.headers }, body: d.body && "json" in d.body ? { json: structuredClone(d.body.json) } : d.body };
+  for (const r of rulesOf(d.op.id)) r.satisfy?.(copy, fx);
+  return copy;
+}
+
+/** Whether a 400's error fields are all explained by the operation's listed rules. */
+export function explainedByRules(operationId: string, status: number, errorFields: string[]): boolean {
+  const rules = rulesOf(operationId);
+  if (status === 400) return errorFields.length > 0 && errorFields.every((f) => rules.some((r) => r.fields?.test(f)));
+  return rules.some((r) => r.status === status);
+}

@@ -1,0 +1,94 @@
+import { getDb } from "@/db/client";
+import { listDeliveries } from "@/db/queries/webhooks";
+import { createApiKey } from "@/lib/admin/businesses";
+import { adminToken, createPayment, newBusiness } from "../helpers";
+import type { Operation } from "./openapi";
+
+/**
+ * What a client must know that the document cannot tell it: its credentials, and ids of
+ * resources that exist. Created with the test helpers against the real database.
+ */
+
+type Business = Awaited<ReturnType<typeof newBusiness>>;
+
+export type Fixtures = {
+  /** The business the merchant API (API key) is fuzzed against. */
+  merchant: Business;
+  /** Another business: its valid key must get nowhere with the merchant's resources. */
+  other: Business;
+  /** The business admin operations act on; they change its settings, so it is not `merchant`. */
+  sandbox: Business;
+  /** The most recent payment of the merchant (a new one now and then, see pathFixture). */
+  paymentId: string;
+  deliveryId: number;
+  adminToken: string;
+};
+
+export async function createFixtures(): Promise<Fixtures> {
+  const merchant = await newBusiness({ name: "Fuzz merchant" });
+  const other = await newBusiness({ name: "Fuzz other" });
+  const sandbox = await newBusiness({ name: "Fuzz admin sandbox" });
+  const { id: paymentId } = await createPayment(merchant);
+  // A webhook delivery of the sandbox, addressed to a closed loopback port: redelivering it
+  // makes a real attempt that fails at once and reaches nothing outside this machine.
+  const { id: sandboxPayment } = await createPayment(sandbox, { currency: "USD", amount: 10, notifyUrl: "http://127.0.0.1:9/fuzz" });
+  const db = await getDb();
+  const [delivery] = (await listDeliveries(db, sandbox.businessId, { paymentId: sandboxPayment, limit: 1, offset: 0 })).rows;
+  return { merchant, other, sandbox, paymentId, deliveryId: delivery.id, adminToken: adminToken() };
+}
+
+/** Which credential each of the document's security schemes takes. */
+const SCHEME_CREDENTIAL: Record<string, "apiKey" | "adminToken"> = { bearerAuth: "apiKey", adminBearer: "adminToken" };
+
+export type CredentialKind = "apiKey" | "adminToken" | "none";
+
+export function credentialKind(op: Operation): CredentialKind {
+  const scheme = op.security[0];
+  if (!scheme) return "none";
+  const kind = SCHEME_CREDENTIAL[scheme.name];
+  if (!kind) throw new Error(`the fuzzer does not know which credential security scheme ${scheme.name} takes`);
+  return kind;
+}
+
+/** The token that authorizes `op`; undefined for a public operation. */
+export function validToken(op: Operation, fx: Fixtures): string | undefined {
+  const kind = credentialKind(op);
+  return kind === "apiKey" ? fx.merchant.apiKey : kind === "adminToken" ? fx.adminToken : undefined;
+}
+
+/** The business whose id goes into `{businessId}`: the merchant's for its API, else the sandbox. */
+export function businessFor(op: Operation, fx: Fixtures): Business {
+  return credentialKind(op) === "apiKey" ? fx.merchant : fx.sandbox;
+}
+
+let paymentRequests = 0;
+
+/**
+ * An existing value for a path parameter. `keyId` is a fresh key each time: revoking one is
+ * a valid request only once. Every fourth `paymentId` is a new payment, so actions that move a
+ * payment along (the test-mode simulator) meet payments in every state, not only a final one.
+ */
+export async function pathFixture(name: string, op: Operation, fx: Fixtures): Promise<string> {
+  switch (name) {
+    case "businessId":
+      return String(businessFor(op, fx).businessId);
+    case "paymentId":
+      if (++paymentRequests % 4 === 0) fx.paymentId = (await createPayment(fx.merchant)).id;
+      return fx.paymentId;
+    case "deliveryId":
+      return String(fx.deliveryId);
+    case "keyId":
+      return (await createApiKey(await getDb(), fx.sandbox.businessId, {})).keyId;
+    default:
+      throw new Error(`the fuzzer has no existing value for path parameter {${name}} of ${op.id}`);
+  }
+}
+
+/** Credentials the curl reproduction shows as the README's shell variables instead of literally (ids: fuzz-request.ts). */
+export function shellVariables(fx: Fixtures): Record<string, string> {
+  return {
+    [fx.merchant.apiKey]: "$API_KEY",
+    [fx.other.apiKey]: "$OTHER_API_KEY",
+    [fx.adminToken]: "$ADMIN_TOKEN",
+  };
+}
