@@ -7,7 +7,6 @@ const nextConfig: NextConfig = {
   distDir: process.env.NEXT_DIST_DIR || ".next",
   // NEXT_SERVER_MINIFY=0 keeps function names in the server bundle, for readable CPU profiles.
   experimental: { serverMinification: process.env.NEXT_SERVER_MINIFY !== "0" },
-  typescript: { ignoreBuildErrors: true }, // `npm run typecheck` checks types; the build stays fast on 2 cores
 };
 
 export default nextConfig;

@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 /**
  * `npm start`: runs the production server (scripts/server.mjs: `next start`'s work, plus answers
- * to the methods Next.js cannot take) on PORT (default 3000), building first when there is no
- * build yet or a source file is newer than the last build. Signals are forwarded to the server,
- * and its exit code becomes ours. Plain Node, no dependencies.
+ * to the methods Next.js cannot take) on PORT (default 3000). The embedded default (no
+ * DATABASE_URL) builds first when there is no build yet or a source file is newer than the last
+ * build; with DATABASE_URL a missing or stale build stops the start with what to run instead.
+ * Signals are forwarded to the server, and its exit code becomes ours. Plain Node, no
+ * dependencies.
  */
 import { spawn } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
@@ -77,7 +79,14 @@ async function main() {
     return 1;
   }
   const reason = buildReason();
+  if (reason && process.env.DATABASE_URL) {
+    // A deployment builds once (`npm run build`) and starts what it built: a production start
+    // never compiles, so every instance serves the same build and starts in seconds.
+    console.error(`Not starting: ${reason}. With DATABASE_URL set, build first with \`npm run build\`, then \`npm start\`.`);
+    return 1;
+  }
   if (reason) {
+    // The embedded default builds on first run, as the quick start promises.
     console.log(`Building (${reason})…`);
     const code = await runNode(nextBin, ["build"]);
     if (code !== 0) {
