@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import type { Db } from "@/db/client";
 import { query } from "./db";
 import { createBenchBusiness, seedPayments, type Business } from "./seed";
+import { inTransaction } from "@/db/transaction";
 
 export type BackgroundFigures = {
   /** Where the service functions ran. */
@@ -94,7 +95,7 @@ export async function measureBackground(db: Db, plain: Business, opts: { expirin
     for (let i = 0; i < toCancel.length; i++) {
       const due = startAt + (i * 1000) / opts.lagRate;
       if (due > performance.now()) await sleep(due - performance.now());
-      await db.transaction((tx) => transition(tx, { id: toCancel[i], status: "AWAITING_PAYMENT" }, "CANCELLED"));
+      await inTransaction(db, (tx) => transition(tx, { id: toCancel[i], status: "AWAITING_PAYMENT" }, "CANCELLED"));
     }
     const deadline = Date.now() + 30_000;
     const cancelled = () => receiver.arrivals.filter((a) => a.eventType === "PAYMENT_CANCELLED");

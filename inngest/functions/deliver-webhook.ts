@@ -1,7 +1,7 @@
 import { RetryAfterError } from "inngest";
 import { getDb } from "@/db/client";
 import { deliverOne, MAX_ATTEMPTS } from "@/lib/webhooks/deliver";
-import { inngest, webhookDeliveryCreated } from "../client";
+import { inngest, webhookDeliveryCreated } from "@/lib/background/inngest-client";
 import { deliveryStates } from "@/db/queries/webhooks";
 
 /** A row not visible yet (its transaction has not committed) is looked for again this often… */

@@ -1,6 +1,6 @@
 import { getDb } from "@/db/client";
 import { expirePaymentIfDue } from "@/lib/payments/expiry";
-import { inngest, paymentCreated, paymentSettled } from "../client";
+import { inngest, paymentCreated, paymentSettled } from "@/lib/background/inngest-client";
 
 /**
  * D2 with Inngest: one run per payment sleeps until `expiresAt`, then expires the payment if it is

@@ -1,7 +1,7 @@
 import { getDb } from "@/db/client";
 import { expireDuePayments } from "@/lib/payments/expiry";
 import { deliverDue } from "@/lib/webhooks/deliver";
-import { inngest } from "../client";
+import { inngest } from "@/lib/background/inngest-client";
 
 const DELIVERY_BATCH = 100;
 /** Bounds one sweep's work; whatever is left is due again on the next minute. */

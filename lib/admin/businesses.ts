@@ -8,6 +8,7 @@ import { defaultEnabledCoins, type CoinName } from "@/lib/chains/coins";
 import { invalidField, notFound } from "@/lib/http/errors";
 import { liveUrlProblem } from "@/lib/webhooks/url-safety";
 import type { CreateApiKeyInput, CreateBusinessInput, PatchBusinessInput } from "./schemas";
+import { inTransaction } from "@/db/transaction";
 
 /** D5: `whsec_` + base64 of 32 random bytes, the format svix's verifier expects. */
 export function newWebhookSecret(): string {
@@ -61,7 +62,7 @@ export async function createBusiness(db: Db, input: CreateBusinessInput) {
     if (parent.parentBusinessId !== null) throw invalidField("parentBusinessId", "must be a top-level business (one level of sub-businesses)");
   }
   const webhookSecret = newWebhookSecret();
-  return db.transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const business = await insertBusiness(tx, {
       name: input.name,
       mode: input.mode,

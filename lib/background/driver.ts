@@ -1,18 +1,18 @@
 import type { Db } from "@/db/client";
-import type { PaymentState } from "@/db/queries/payments";
-import type { DeliveryState } from "@/db/queries/webhooks";
+import { afterCommit } from "@/db/transaction";
 import { config, type Config } from "@/lib/config";
-import type { EventType } from "@/lib/payments/events";
+import { subscribe, type Listener, type Notice } from "@/lib/events/bus";
 import type { PaymentStatus } from "@/lib/payments/status";
 import { TRANSITIONS } from "@/lib/payments/transitions";
 
 /*
- * The background driver (design §2), decided once per process from configuration:
+ * The background driver (design §2), decided from configuration:
  * - embedded (default): the in-process runner polls the idempotent service functions;
  * - inngest (INNGEST_EVENT_KEY or INNGEST_DEV set): events start Inngest functions
  *   (`inngest/functions`), and Inngest's cron sweep is the safety net.
- * Nothing here sends to Inngest unless the driver is Inngest: without a key or dev mode
- * `inngest.send()` throws. Static imports stay light so services may import the notify functions.
+ * The driver hears what the service writes through the event bus (lib/events/bus.ts); nothing
+ * here sends to Inngest unless the driver is Inngest (without a key or dev mode `inngest.send()`
+ * throws).
  */
 
 export type BackgroundDriver = "inngest" | "embedded";
@@ -37,217 +37,159 @@ export function isSettled(status: PaymentStatus): boolean {
   return true;
 }
 
-export type Notice =
-  | { kind: "delivery"; deliveryId: number }
-  | { kind: "created"; paymentId: string }
-  | { kind: "settled"; paymentId: string };
-
 export type OutgoingEvent =
   | { name: "webhook/delivery.created"; id: string; data: { deliveryId: number } }
   | { name: "payment/created"; id: string; data: { paymentId: string; expiresAt: string } }
   | { name: "payment/settled"; id: string; data: { paymentId: string } };
 
-export type AfterCommitSender = {
-  /** Queue a notice; may be called inside the transaction that makes it true. Never throws. */
-  notify(notice: Notice): void;
-  /** Resolves once every queued notice was sent or given up (tests, shutdown). */
+/**
+ * The Inngest events a notice stands for: a delivery starts its delivery run; a creation starts
+ * the payment's expiry run; a status that never leads back to an expirable one cancels it. Event
+ * ids make a repeat a no-op in Inngest.
+ */
+export function eventsFor(notice: Notice): OutgoingEvent[] {
+  if (notice.kind === "delivery") {
+    const { deliveryId, messageId } = notice;
+    return [{ name: "webhook/delivery.created", id: `delivery-${deliveryId}-${messageId}`, data: { deliveryId } }];
+  }
+  const { paymentId } = notice;
+  if (notice.type === "PAYMENT_CREATED") {
+    return [{ name: "payment/created", id: `payment-created-${paymentId}`, data: { paymentId, expiresAt: notice.expiresAt.toISOString() } }];
+  }
+  return isSettled(notice.status) ? [{ name: "payment/settled", id: `payment-settled-${paymentId}`, data: { paymentId } }] : [];
+}
+
+export type EventSender = {
+  /** The bus listener: collects a transaction's events and sends them in one batch once it has committed. */
+  listener: Listener;
+  /** Resolves once every event collected so far was sent or given up (tests, shutdown). */
   idle(): Promise<void>;
-  /** Stop sending; queued notices are dropped (the cron sweep covers them). */
+  /** Stops retrying; what is still unsent is left to the cron sweep. */
   close(): void;
 };
 
-/** After a notice's row is still invisible (uncommitted) or a send failed, look again after… */
-const RETRY_DELAYS_MS = [20, 100, 500, 2_000, 5_000, 15_000];
+/** After a failed send, try again after… (then the cron sweep covers it). */
+const RETRY_DELAYS_MS = [100, 1_000, 5_000, 15_000];
 
 /**
- * Sends events only for committed state. A notice is queued (the outbox listener fires inside the
- * transaction that writes the delivery row); on the next turn of the event loop the queue is
- * checked against the database through the process's root handle — PGlite serializes it behind
- * the open transaction, PostgreSQL shows only committed rows — and only what is visible is sent,
- * in one batch. The rest is looked at again with backoff: a transaction still running commits,
- * a rolled-back one never becomes visible and is dropped. Event ids make a repeat a no-op in
- * Inngest, and the functions themselves retry a row they cannot see yet.
+ * Sends the events of committed changes only: each transaction's events are registered on it
+ * (`afterCommit`) and go out in one `send` once it has committed; a rolled-back transaction
+ * sends nothing. A failed send is retried with backoff, then left to the sweep.
  */
-export function createAfterCommitSender(opts: {
-  getDb: () => Promise<Db>;
+export function createEventSender(opts: {
   send: (events: OutgoingEvent[]) => Promise<unknown>;
   retryDelaysMs?: number[];
   log?: Pick<Console, "warn">;
-}): AfterCommitSender {
+}): EventSender {
   const delays = opts.retryDelaysMs ?? RETRY_DELAYS_MS;
   const log = opts.log ?? console;
-  type Item = { notice: Notice; tries: number };
-  let ready: Item[] = [];
-  let scheduled = false;
-  let closed = false;
-  let outstanding = 0;
-  let waiters: (() => void)[] = [];
+  const pending = new WeakMap<object, OutgoingEvent[]>();
+  const inFlight = new Set<Promise<void>>();
   const timers = new Set<NodeJS.Timeout>();
+  let closed = false;
 
-  const settle = (n: number) => {
-    outstanding -= n;
-    if (outstanding === 0) {
-      const w = waiters;
-      waiters = [];
-      for (const resolve of w) resolve();
-    }
-  };
-  const schedule = () => {
-    if (scheduled || closed) return;
-    scheduled = true;
-    setImmediate(() => void flush());
-  };
-  const retry = (items: Item[], why: string) => {
-    for (const item of items) {
-      const delay = delays[item.tries++];
-      if (delay === undefined || closed) {
-        log.warn(`[background] gave up on ${describe(item.notice)} (${why}); the Inngest sweep covers it`);
-        settle(1);
-        continue;
-      }
-      const t = setTimeout(() => {
-        timers.delete(t);
-        ready.push(item);
-        schedule();
-      }, delay);
-      t.unref();
-      timers.add(t);
-    }
-  };
-
-  async function flush() {
-    scheduled = false;
-    const batch = ready;
-    ready = [];
-    if (batch.length === 0) return;
-    if (closed) return settle(batch.length);
-    let deliveries: Map<number, DeliveryState>;
-    let payments: Map<string, PaymentState>;
-    try {
-      const db = await opts.getDb();
-      const [{ deliveryStates }, { paymentStates }] = await Promise.all([import("@/db/queries/webhooks"), import("@/db/queries/payments")]);
-      deliveries = await deliveryStates(db, batch.flatMap((i) => (i.notice.kind === "delivery" ? [i.notice.deliveryId] : [])));
-      payments = await paymentStates(db, batch.flatMap((i) => (i.notice.kind === "delivery" ? [] : [i.notice.paymentId])));
-    } catch (e) {
-      return retry(batch, `database: ${e instanceof Error ? e.message : String(e)}`);
-    }
-    const toSend: { item: Item; event: OutgoingEvent }[] = [];
-    const invisible: Item[] = [];
-    for (const item of batch) {
-      const n = item.notice;
-      if (n.kind === "delivery") {
-        const d = deliveries.get(n.deliveryId);
-        if (!d) invisible.push(item);
-        else toSend.push({ item, event: { name: "webhook/delivery.created", id: `delivery-${d.id}-${d.messageId}`, data: { deliveryId: d.id } } });
-        continue;
-      }
-      const p = payments.get(n.paymentId);
-      if (n.kind === "created") {
-        if (!p) invisible.push(item);
-        else if (isSettled(p.status)) settle(1); // settled before we got here: nothing will expire
-        else {
-          const data = { paymentId: p.id, expiresAt: p.expiresAt.toISOString() };
-          toSend.push({ item, event: { name: "payment/created", id: `payment-created-${p.id}`, data } });
+  async function deliver(events: OutgoingEvent[]) {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await opts.send(events);
+        return;
+      } catch (e) {
+        const delay = delays[attempt];
+        const why = e instanceof Error ? e.message : String(e);
+        if (delay === undefined || closed) {
+          log.warn(`[background] gave up sending ${events.map((x) => x.id).join(", ")} (${why}); the Inngest sweep covers them`);
+          return;
         }
-      } else if (!p || !isSettled(p.status)) invisible.push(item);
-      else toSend.push({ item, event: { name: "payment/settled", id: `payment-settled-${p.id}`, data: { paymentId: p.id } } });
-    }
-    retry(invisible, "its change never became visible: rolled back, or not committed in time");
-    if (toSend.length === 0) return;
-    try {
-      await opts.send(toSend.map((e) => e.event));
-      settle(toSend.length);
-    } catch (e) {
-      retry(
-        toSend.map((e) => e.item),
-        `send failed: ${e instanceof Error ? e.message : String(e)}`,
-      );
+        await new Promise<void>((resolve) => {
+          const t = setTimeout(() => {
+            timers.delete(t);
+            resolve();
+          }, delay);
+          t.unref();
+          timers.add(t);
+        });
+      }
     }
   }
 
+  const listener: Listener = (tx, notice) => {
+    const events = eventsFor(notice);
+    if (closed || events.length === 0) return;
+    const batch = pending.get(tx);
+    if (batch) return void batch.push(...events);
+    const collected = [...events];
+    pending.set(tx, collected);
+    afterCommit(tx, () => {
+      pending.delete(tx);
+      const sending = deliver(collected).finally(() => inFlight.delete(sending));
+      inFlight.add(sending);
+    });
+  };
+
   return {
-    notify(notice) {
-      if (closed) return;
-      outstanding++;
-      ready.push({ notice, tries: 0 });
-      schedule();
-    },
-    idle() {
-      return outstanding === 0 ? Promise.resolve() : new Promise((resolve) => waiters.push(resolve));
+    listener,
+    async idle() {
+      // A change committed just now may register its send on the next microtask.
+      await new Promise((resolve) => setImmediate(resolve));
+      while (inFlight.size > 0) await Promise.all(inFlight);
     },
     close() {
       closed = true;
       for (const t of timers) clearTimeout(t);
       timers.clear();
-      settle(outstanding);
     },
   };
 }
 
-function describe(n: Notice): string {
-  return n.kind === "delivery" ? `webhook delivery ${n.deliveryId}` : `payment/${n.kind} for ${n.paymentId}`;
-}
-
-type Running = { driver: BackgroundDriver; stop: () => void; sender?: AfterCommitSender };
-const g = globalThis as unknown as { __paymentsBackground?: Running };
+/*
+ * Module state: each Next.js bundle (instrumentation, route handlers, server actions) has its own
+ * copy of this module and of the event bus, so each entry point wires its own (`wireBackground`).
+ */
+let wired: { driver: BackgroundDriver; unsubscribe: () => void; sender?: EventSender } | undefined;
+let stopRunner: (() => void) | undefined;
 
 /**
- * Starts background work once per process (from `instrumentation.ts`): the embedded runner, or
- * the Inngest event sender wired to the webhook outbox. Returns the driver chosen.
+ * Subscribes the background driver chosen by configuration to this bundle's event bus, once:
+ * with Inngest, the event sender; with the embedded runner, nothing (it finds due work in the
+ * database every 250 ms). Every entry point that can change a payment calls it: the API route
+ * wrappers, the checkout's server actions, the Inngest route and instrumentation.
  */
-export async function startBackground(getDb: () => Promise<Db>, cfg: Pick<Config, "inngest"> = config()): Promise<BackgroundDriver> {
-  if (g.__paymentsBackground) return g.__paymentsBackground.driver;
+export function wireBackground(cfg: Pick<Config, "inngest"> = config()): BackgroundDriver {
+  if (wired) return wired.driver;
   const driver = backgroundDriverOf(cfg);
-  const running: Running = { driver, stop: () => {} };
-  g.__paymentsBackground = running;
   if (driver === "embedded") {
-    const { startEmbeddedRunner } = await import("./runner");
-    running.stop = startEmbeddedRunner(getDb);
+    wired = { driver, unsubscribe: () => {} };
     return driver;
   }
-  const [{ inngest }, { onDeliveryEnqueued }] = await Promise.all([import("@/inngest/client"), import("@/lib/webhooks/outbox")]);
-  const sender = createAfterCommitSender({ getDb, send: (events) => inngest.send(events) });
-  running.sender = sender;
-  running.stop = () => sender.close();
-  onDeliveryEnqueued((d) => sender.notify({ kind: "delivery", deliveryId: d.id }));
-  console.info("[background] Inngest drives background work; functions are served at /api/inngest");
+  const sender = createEventSender({ send: async (events) => (await import("./inngest-client")).inngest.send(events) });
+  wired = { driver, sender, unsubscribe: subscribe(sender.listener) };
   return driver;
 }
 
-/** Stops what `startBackground` started (tests); a later `startBackground` decides again. */
+/**
+ * Starts background work once per process (from `instrumentation.ts`): wires the driver, and
+ * with the embedded driver starts the runner. Returns the driver chosen.
+ */
+export async function startBackground(getDb: () => Promise<Db>, cfg: Pick<Config, "inngest"> = config()): Promise<BackgroundDriver> {
+  const driver = wireBackground(cfg);
+  if (driver === "embedded" && !stopRunner) {
+    const { startEmbeddedRunner } = await import("./runner");
+    stopRunner = startEmbeddedRunner(getDb);
+  }
+  if (driver === "inngest") console.info("[background] Inngest drives background work; functions are served at /api/inngest");
+  return driver;
+}
+
+/** Undoes `wireBackground` and `startBackground` (tests); the next call decides again. */
 export function stopBackground(): void {
-  g.__paymentsBackground?.stop();
-  g.__paymentsBackground = undefined;
+  wired?.unsubscribe();
+  wired?.sender?.close();
+  wired = undefined;
+  stopRunner?.();
+  stopRunner = undefined;
 }
 
-/** Resolves once every event queued so far was sent or given up (tests, graceful shutdown). */
+/** Resolves once every event collected so far was sent or given up (tests, graceful shutdown). */
 export function whenBackgroundIdle(): Promise<void> {
-  return g.__paymentsBackground?.sender?.idle() ?? Promise.resolve();
-}
-
-/**
- * A payment was created. Call after its transaction commits (or inside it: the event waits for
- * the row). Sends `payment/created` when Inngest drives background work; otherwise does nothing.
- */
-export function notifyPaymentCreated(paymentId: string): void {
-  g.__paymentsBackground?.sender?.notify({ kind: "created", paymentId });
-}
-
-/**
- * A payment's status changed (inside the transaction is fine). When the new status can never
- * lead back to AWAITING_PAYMENT/UNDERPAID, sends `payment/settled` once the change is committed,
- * cancelling the payment's expiry run. Does nothing with the embedded runner.
- */
-export function notifyPaymentStatusChanged(paymentId: string, status: PaymentStatus): void {
-  if (isSettled(status)) g.__paymentsBackground?.sender?.notify({ kind: "settled", paymentId });
-}
-
-/**
- * One hook for every payment event (`recordEvent` in the state machine, inside its transaction):
- * PAYMENT_CREATED → `payment/created`; a status that never leads back to an expirable one →
- * `payment/settled`. Both wait until the change is committed; nothing is sent with the embedded runner.
- */
-export function notifyPaymentEvent(paymentId: string, type: EventType, status: PaymentStatus): void {
-  if (type === "PAYMENT_CREATED") notifyPaymentCreated(paymentId);
-  else notifyPaymentStatusChanged(paymentId, status);
+  return wired?.sender?.idle() ?? Promise.resolve();
 }

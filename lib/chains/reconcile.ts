@@ -11,6 +11,7 @@ import { COINS, type CoinName } from "./coins";
 import { decideStatus } from "./detection";
 import { detectionInput } from "./detection-input";
 import { rateSource } from "./rate-provider";
+import { inTransaction } from "@/db/transaction";
 
 /**
  * D10 settlement, recorded on the way from PROCESSING to COMPLETED: `endAmount` is the fiat
@@ -36,7 +37,7 @@ async function settle(tx: Tx, payment: PaymentRow, business: Business, charge: C
  * (the payment row is locked; a decision that is no change does nothing).
  */
 export async function reconcilePayment(db: Db, paymentId: string, at = new Date()): Promise<PaymentRow> {
-  return db.transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const { payment, business } = await loadForUpdate(tx, paymentId);
     return reconcileLocked(tx, payment, business, at);
   });

@@ -12,6 +12,7 @@ import type { CoinName } from "./coins";
 import { decideStatus } from "./detection";
 import { detectionInput } from "./detection-input";
 import { reconcileLocked } from "./reconcile";
+import { inTransaction } from "@/db/transaction";
 
 export type SimulateAction =
   | { action: "select"; coin: string }
@@ -29,7 +30,7 @@ const GENESIS_HEIGHT = 800_000;
  */
 export async function simulate(db: Db, paymentId: string, input: SimulateAction): Promise<PaymentRow> {
   if (input.action === "select") return selectCoin(db, paymentId, input.coin);
-  return db.transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const { payment, business } = await loadForUpdate(tx, paymentId);
     if (business.mode !== "test") throw notFound(`No payment ${paymentId} exists.`);
     const charge = await findCharge(tx, paymentId);

@@ -4,10 +4,11 @@ import type { PaymentRow } from "@/db/schema";
 import { conflict } from "@/lib/http/errors";
 import { transition } from "@/lib/payments/state-machine";
 import { loadForUpdate } from "./load";
+import { inTransaction } from "@/db/transaction";
 
 /** The customer gives up before paying anything: AWAITING_PAYMENT → CANCELLED. */
 export async function cancelPayment(db: Db, paymentId: string): Promise<PaymentRow> {
-  return db.transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const { payment } = await loadForUpdate(tx, paymentId);
     if ((await listTransfers(tx, paymentId)).length > 0) {
       throw conflict("A transfer has already been received; the payment can no longer be cancelled.");

@@ -4,6 +4,7 @@ import { addCustomerIp } from "@/db/queries/customers";
 import { customers, payments } from "@/db/schema";
 import { conflict, notFound } from "@/lib/http/errors";
 import { loadForUpdate } from "./load";
+import { inTransaction } from "@/db/transaction";
 
 /**
  * D9: the first checkout visit records the customer's IP and user agent when the merchant did
@@ -11,7 +12,7 @@ import { loadForUpdate } from "./load";
  */
 export async function recordVisit(db: Db, paymentId: string, ip: string | null, userAgent: string | null): Promise<void> {
   if (!ip) return;
-  await db.transaction(async (tx) => {
+  await inTransaction(db, async (tx) => {
     const [claimed] = await tx
       .update(payments)
       .set({ customerIp: ip, customerUserAgent: userAgent })
@@ -26,7 +27,7 @@ export async function recordVisit(db: Db, paymentId: string, ip: string | null, 
  * customer with that email, the payment joins that customer instead.
  */
 export async function setCustomerEmail(db: Db, paymentId: string, email: string): Promise<void> {
-  await db.transaction(async (tx) => {
+  await inTransaction(db, async (tx) => {
     const { payment, business } = await loadForUpdate(tx, paymentId);
     if (payment.customerEmail) throw conflict("This payment already has a customer email.");
     const [existing] = await tx

@@ -13,6 +13,7 @@ import { rateSource } from "@/lib/chains/rate-provider";
 import { ApiError, conflict, invalidField } from "@/lib/http/errors";
 import { recordEvent } from "@/lib/payments/state-machine";
 import { loadForUpdate } from "./load";
+import { inTransaction } from "@/db/transaction";
 
 /** Coins this payment can be paid in now: offered at create, and with an address source for live businesses. */
 export function selectableCoins(payment: PaymentRow, business: Business): CoinName[] {
@@ -45,7 +46,7 @@ async function depositAddress(tx: Tx, business: Business, coin: CoinName) {
  * writes PAYMENT_METHOD_SELECTED — all in one transaction.
  */
 export async function selectCoin(db: Db, paymentId: string, coin: string): Promise<PaymentRow> {
-  return db.transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const { payment, business } = await loadForUpdate(tx, paymentId);
     const coins = selectableCoins(payment, business);
     if (!coins.includes(coin as CoinName)) {

@@ -4,6 +4,7 @@ import { getDb, type Db } from "@/db/client";
 import { findApiKeyWithBusiness } from "@/db/queries/api-keys";
 import type { Business } from "@/db/schema";
 import { assertKeyRowActive, bearerToken, verifyApiKeyToken, type ApiKeyClaims } from "@/lib/auth/api-keys";
+import { wireBackground } from "@/lib/background/driver";
 import { config } from "@/lib/config";
 import { ApiError } from "./errors";
 import { RELAY_HEADER, RELAY_SECRET_ENV, ROUTE_METHODS } from "./methods.mjs";
@@ -36,6 +37,7 @@ export function withApiKey<S extends z.ZodObject<{ businessId: typeof businessId
 ): Handler {
   return async (req, ctx) => {
     try {
+      wireBackground(); // this bundle's background driver hears the changes the handler makes
       const key = await verifyApiKeyToken(bearerToken(req));
       takeToken(key.keyId);
       const params = parseWith(paramsSchema, (await ctx.params) ?? {}, "Path");
@@ -65,6 +67,7 @@ export function withAdmin<S extends z.ZodType>(
 ): Handler {
   return async (req, ctx) => {
     try {
+      wireBackground();
       const expected = config().adminToken;
       if (!expected) {
         throw new ApiError("admin-disabled", 403, "The admin API is disabled: set ADMIN_TOKEN to enable it.");

@@ -11,6 +11,7 @@ import { claimIdempotencyKey, findIdempotencyKey } from "@/db/queries/idempotenc
 import { decimalOf } from "@/lib/money/decimal";
 import { webhookTarget } from "@/lib/webhooks/outbox";
 import type { CreatePaymentRequest } from "./schemas";
+import { inTransaction } from "@/db/transaction";
 
 export type CreateResult = { id: string; url: string };
 
@@ -105,7 +106,7 @@ export async function createPayment(
   // The payment, customer and event are one statement, atomic on its own. A transaction is
   // needed only to tie more to it: the idempotency claim, or the webhook outbox row (whose body
   // is built from the stored payment).
-  return idempotency || webhookTarget(body.notifyUrl, business) ? db.transaction(write) : write(db);
+  return idempotency || webhookTarget(body.notifyUrl, business) ? inTransaction(db, write) : write(db);
 }
 
 async function replay(tx: Db, businessId: number, idempotency: Idempotency): Promise<CreateResult> {

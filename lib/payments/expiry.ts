@@ -2,6 +2,7 @@ import { and, asc, inArray, lte } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { payments } from "@/db/schema";
 import { transition, transitionMany } from "./state-machine";
+import { inTransaction } from "@/db/transaction";
 
 const EXPIRABLE = ["AWAITING_PAYMENT", "UNDERPAID"] as const;
 
@@ -15,7 +16,7 @@ const EXPIRABLE = ["AWAITING_PAYMENT", "UNDERPAID"] as const;
 export async function expireDuePayments(db: Db, now = new Date(), batchSize = 500): Promise<number> {
   let total = 0;
   for (;;) {
-    const expired = await db.transaction(async (tx) => {
+    const expired = await inTransaction(db, async (tx) => {
       const due = await tx
         .select({ id: payments.id, status: payments.status, expiresAt: payments.expiresAt })
         .from(payments)
@@ -38,7 +39,7 @@ export async function expireDuePayments(db: Db, now = new Date(), batchSize = 50
 
 /** Expires one payment if it is due (Inngest's per-payment function calls this). */
 export async function expirePaymentIfDue(db: Db, paymentId: string, now = new Date()): Promise<boolean> {
-  return db.transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const [p] = await tx
       .select({ id: payments.id, status: payments.status, expiresAt: payments.expiresAt })
       .from(payments)

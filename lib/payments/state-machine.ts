@@ -7,7 +7,7 @@ import { eventForStatus, type EventType } from "./events";
 import type { PaymentStatus } from "./status";
 import { canTransition } from "./transitions";
 import { enqueueWebhook, enqueueWebhooks } from "@/lib/webhooks/outbox";
-import { notifyPaymentEvent } from "@/lib/background/driver";
+import { publish } from "@/lib/events/bus";
 
 export class TransitionRefused extends ApiError {
   constructor(
@@ -114,7 +114,7 @@ export async function transitionMany(
     .sort((a, b) => Number(a.event_id) - Number(b.event_id))
     .map((e) => ({ payment: byId.get(e.payment_id)!, eventId: Number(e.event_id), at: atOf.get(e.payment_id)! }));
   await enqueueWebhooks(tx, announced, type);
-  for (const { payment } of announced) notifyPaymentEvent(payment.id, type, payment.status);
+  for (const { payment } of announced) publishEvent(tx, payment, type);
   return announced.map((a) => a.payment);
 }
 
@@ -134,7 +134,7 @@ export async function recordEvent(
   await announceEvent(tx, payment, eventId, type, at, business);
 }
 
-/** What follows a written event, in the same transaction: its webhook outbox row, and the background driver's nudge. */
+/** What follows a written event, in the same transaction: its webhook outbox row, and its notice to the listeners. */
 export async function announceEvent(
   tx: Tx,
   payment: PaymentRow,
@@ -144,5 +144,9 @@ export async function announceEvent(
   business?: Business,
 ): Promise<void> {
   await enqueueWebhook(tx, payment, eventId, type, at, business);
-  notifyPaymentEvent(payment.id, type, payment.status); // Inngest only; sent after commit
+  publishEvent(tx, payment, type);
+}
+
+function publishEvent(tx: Tx, payment: PaymentRow, type: EventType): void {
+  publish(tx, { kind: "payment", type, paymentId: payment.id, status: payment.status, expiresAt: payment.expiresAt });
 }

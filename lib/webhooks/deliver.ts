@@ -4,6 +4,7 @@ import { claimDelivery, claimDueDeliveries, recordAttempt } from "@/db/queries/w
 import type { Business, WebhookDeliveryRow } from "@/db/schema";
 import { postWebhook, type SendResult } from "./send";
 import { signatureHeaders } from "./sign";
+import { inTransaction } from "@/db/transaction";
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -79,7 +80,7 @@ export async function attemptDelivery(
  * number of attempts made.
  */
 export async function deliverDue(db: Db, clock: Clock = systemClock, limit = 100): Promise<number> {
-  const claimed = await db.transaction((tx) => claimDueDeliveries(tx, clock(), limit, LEASE_MS));
+  const claimed = await inTransaction(db, (tx) => claimDueDeliveries(tx, clock(), limit, LEASE_MS));
   const started = performance.now();
   const businesses = await businessesOf(db, claimed);
   await Promise.all(byPaymentAndEndpoint(claimed).map((group) => attemptInOrder(db, group, clock, started, businesses)));
@@ -131,7 +132,7 @@ async function attemptInOrder(
 
 /** Attempts one delivery now if no other worker holds it (Inngest's per-delivery function). */
 export async function deliverOne(db: Db, deliveryId: number, clock: Clock = systemClock) {
-  const claimed = await db.transaction((tx) => claimDelivery(tx, deliveryId, clock(), LEASE_MS));
+  const claimed = await inTransaction(db, (tx) => claimDelivery(tx, deliveryId, clock(), LEASE_MS));
   if (!claimed) return null;
   return attemptDelivery(db, claimed, clock);
 }
@@ -141,7 +142,7 @@ export async function deliverOne(db: Db, deliveryId: number, clock: Clock = syst
  * same message id. Success marks it succeeded; a failure leaves its state and schedule as they were.
  */
 export async function redeliver(db: Db, deliveryId: number, clock: Clock = systemClock) {
-  const claimed = await db.transaction((tx) =>
+  const claimed = await inTransaction(db, (tx) =>
     claimDelivery(tx, deliveryId, clock(), LEASE_MS, ["pending", "succeeded", "failed"]),
   );
   if (!claimed) return null;

@@ -7,17 +7,7 @@ import type { EventType } from "@/lib/payments/events";
 import { paymentRecords } from "@/lib/payments/read";
 import { webhookPayload } from "./payload";
 import { newMessageId } from "./sign";
-
-type Listener = (delivery: { id: number; paymentId: string }) => void;
-// On globalThis: Next bundles instrumentation.ts (where the driver registers) apart from the
-// route handlers (where deliveries are written), so a module-level list would not be shared.
-const g = globalThis as unknown as { __paymentsOutboxListeners?: Listener[] };
-const listeners = (g.__paymentsOutboxListeners ??= []);
-
-/** Lets a background driver (Inngest) learn of new deliveries; the embedded runner just polls. */
-export function onDeliveryEnqueued(listener: Listener): void {
-  listeners.push(listener);
-}
+import { publish } from "@/lib/events/bus";
 
 /** Where a payment's events go: its own `notifyUrl`, else the business's webhook URL (none: nowhere). */
 export function webhookTarget(notifyUrl: string | null | undefined, business: Pick<Business, "webhookUrl">): string | null {
@@ -95,6 +85,6 @@ export async function enqueueWebhooks(
       updatedAt: at,
     })),
   );
-  for (const d of deliveries) for (const l of listeners) l({ id: d.id, paymentId: d.paymentId });
+  for (const d of deliveries) publish(tx, { kind: "delivery", deliveryId: d.id, messageId: d.messageId, paymentId: d.paymentId });
   return deliveries;
 }

@@ -1,27 +1,24 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/db/client";
-import { listDeliveries } from "@/db/queries/webhooks";
-import { inngest } from "@/inngest/client";
 import { paymentStates } from "@/db/queries/payments";
-import { deliveryStates } from "@/db/queries/webhooks";
+import { listDeliveries } from "@/db/queries/webhooks";
+import { inTransaction } from "@/db/transaction";
 import {
   backgroundDriverOf,
-  createAfterCommitSender,
+  createEventSender,
   isSettled,
-  notifyPaymentCreated,
-  notifyPaymentStatusChanged,
   startBackground,
   stopBackground,
   whenBackgroundIdle,
-  type Notice,
   type OutgoingEvent,
 } from "@/lib/background/driver";
+import { inngest } from "@/lib/background/inngest-client";
 import { cancelPayment } from "@/lib/checkout/cancel";
 import { loadForUpdate } from "@/lib/checkout/load";
 import { ConfigError, loadConfig } from "@/lib/config";
+import { subscribe } from "@/lib/events/bus";
 import { transition } from "@/lib/payments/state-machine";
 import { PAYMENT_STATUSES } from "@/lib/payments/status";
-import { onDeliveryEnqueued } from "@/lib/webhooks/outbox";
 import { createPayment, newBusiness } from "../helpers";
 import { oneDeliveringFileAtATime } from "./support";
 
@@ -85,8 +82,7 @@ describe("starting background work", () => {
     expect(await startBackground(getDb, loadConfig({ ...base }))).toBe("embedded");
     const b = await newBusiness({ webhookUrl: "http://127.0.0.1:9/hook" });
     const { id } = await createPayment(b);
-    notifyPaymentCreated(id);
-    notifyPaymentStatusChanged(id, "CANCELLED");
+    await cancelPayment(await getDb(), id);
     await whenBackgroundIdle();
     await new Promise((r) => setTimeout(r, 50));
     expect(send).not.toHaveBeenCalled();
@@ -101,8 +97,8 @@ describe("starting background work", () => {
     expect(await startBackground(getDb, loadConfig({ ...base, INNGEST_DEV: "1" }))).toBe("inngest");
     const db = await getDb();
     const b = await newBusiness({ webhookUrl: "http://127.0.0.1:9/hook" });
-    // recordEvent (inside the create transaction) reports payment/created, and the outbox
-    // listener its PAYMENT_CREATED delivery; both go out after commit.
+    // The state machine publishes payment/created and the outbox its PAYMENT_CREATED delivery,
+    // inside the create transaction; both go out after commit.
     const { id } = await createPayment(b);
     await whenBackgroundIdle();
     const [delivery] = (await listDeliveries(db, b.businessId, { paymentId: id, limit: 10, offset: 0 })).rows;
@@ -115,11 +111,7 @@ describe("starting background work", () => {
     );
     expect(sent).toHaveLength(2);
 
-    notifyPaymentStatusChanged(id, "PENDING"); // may still become UNDERPAID: no event
-    await whenBackgroundIdle();
-    expect(sent).toHaveLength(2);
-
-    // The state machine's recordEvent hook: a cancel settles the payment for good.
+    // A cancel settles the payment for good: its delivery and payment/settled.
     await cancelPayment(db, id);
     await whenBackgroundIdle();
     const cancelled = (await listDeliveries(db, b.businessId, { paymentId: id, limit: 10, offset: 0 })).rows.find(
@@ -136,85 +128,91 @@ describe("starting background work", () => {
 });
 
 describe("sending after commit", () => {
-  let current: ReturnType<typeof createAfterCommitSender> | undefined;
-  onDeliveryEnqueued((d) => current?.notify({ kind: "delivery", deliveryId: d.id }));
-
-  /** A sender whose `send` checks, from outside the transaction, that what it sends is committed. */
-  async function recordingSender() {
+  /** A sender on the bus whose `send` checks, from outside the transaction, that what it sends is committed. */
+  async function recordingSender(send?: (events: OutgoingEvent[]) => Promise<void>) {
     const db = await getDb();
     const sent: OutgoingEvent[] = [];
     const warnings: string[] = [];
-    const sender = createAfterCommitSender({
-      getDb,
-      retryDelaysMs: [10, 50, 200, 1000],
+    const sender = createEventSender({
+      retryDelaysMs: [10, 10],
       log: { warn: (m: string) => warnings.push(m) },
-      send: async (events) => {
-        for (const e of events) {
-          if (e.name === "webhook/delivery.created") expect((await deliveryStates(db, [e.data.deliveryId])).size).toBe(1);
-          else expect((await paymentStates(db, [e.data.paymentId])).size).toBe(1);
-        }
-        sent.push(...events);
-      },
+      send:
+        send ??
+        (async (events) => {
+          for (const e of events) {
+            const paymentId = e.name === "webhook/delivery.created" ? undefined : e.data.paymentId;
+            if (paymentId) expect((await paymentStates(db, [paymentId])).get(paymentId)?.status).toBe("CANCELLED");
+          }
+          sent.push(...events);
+        }),
     });
-    current = sender;
-    return { sender, sent, warnings };
+    const unsubscribe = subscribe(sender.listener);
+    return { sender, sent, warnings, unsubscribe };
   }
 
-  async function cancelInTransaction(id: string, notify: (n: Notice) => void, rollBack: boolean) {
+  async function cancelInTransaction(id: string, rollBack: boolean) {
     const db = await getDb();
-    await db
-      .transaction(async (tx) => {
-        const { payment } = await loadForUpdate(tx, id);
-        await transition(tx, payment, "CANCELLED"); // writes the PAYMENT_CANCELLED outbox row
-        notify({ kind: "settled", paymentId: id });
-        await new Promise((r) => setTimeout(r, 80)); // the sender's first look happens before commit
-        if (rollBack) throw new Error("roll back");
-      })
-      .catch((e: Error) => {
-        if (e.message !== "roll back") throw e;
-      });
+    await inTransaction(db, async (tx) => {
+      const { payment } = await loadForUpdate(tx, id);
+      await transition(tx, payment, "CANCELLED"); // publishes the event and the PAYMENT_CANCELLED delivery
+      await new Promise((r) => setTimeout(r, 50)); // nothing may be sent before the commit
+      if (rollBack) throw new Error("roll back");
+    }).catch((e: Error) => {
+      if (e.message !== "roll back") throw e;
+    });
   }
 
-  it("a change made inside a transaction is sent once it has committed", async () => {
+  it("a change made inside a transaction is sent once, in one batch, after it has committed", async () => {
     const b = await newBusiness({ webhookUrl: "http://127.0.0.1:9/hook" });
     const { id } = await createPayment(b);
-    const { sender, sent, warnings } = await recordingSender();
-    await cancelInTransaction(id, (n) => sender.notify(n), false);
+    const { sender, sent, warnings, unsubscribe } = await recordingSender();
+    await cancelInTransaction(id, false);
     await sender.idle();
+    unsubscribe();
     const { rows } = await listDeliveries(await getDb(), b.businessId, { paymentId: id, limit: 10, offset: 0 });
     const cancelled = rows.find((r) => r.eventType === "PAYMENT_CANCELLED")!;
     expect(sent.map((e) => e.name).sort()).toEqual(["payment/settled", "webhook/delivery.created"]);
     expect(sent).toContainEqual({ name: "webhook/delivery.created", id: `delivery-${cancelled.id}-${cancelled.messageId}`, data: { deliveryId: cancelled.id } });
     expect(sent).toContainEqual({ name: "payment/settled", id: `payment-settled-${id}`, data: { paymentId: id } });
-    expect(warnings).toEqual([]);
-    current = undefined;
+    expect(warnings).toEqual([]); // a send before the commit would have failed its check and warned
   });
 
   it("a change rolled back is never sent", async () => {
     const b = await newBusiness({ webhookUrl: "http://127.0.0.1:9/hook" });
     const { id } = await createPayment(b);
-    const { sender, sent, warnings } = await recordingSender();
-    await cancelInTransaction(id, (n) => sender.notify(n), true);
+    const { sender, sent, warnings, unsubscribe } = await recordingSender();
+    await cancelInTransaction(id, true);
     await sender.idle();
+    unsubscribe();
     expect(sent).toEqual([]);
-    expect(warnings).toHaveLength(2); // the delivery and payment/settled, each given up after its retries
-    current = undefined;
+    expect(warnings).toEqual([]);
   });
 
-  it("a failed send is retried", async () => {
+  it("a failed send is retried, then given up with a warning", async () => {
+    const b = await newBusiness();
+    let calls = 0;
+    const { sender, warnings, unsubscribe } = await recordingSender(async () => {
+      if (++calls < 10) throw new Error("Inngest is down");
+    });
+    await createPayment(b); // payment/created (no webhook URL: no delivery)
+    await sender.idle();
+    unsubscribe();
+    expect(calls).toBe(3); // the first try and two retries
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/gave up sending payment-created-.*Inngest is down/);
+  });
+
+  it("after-commit work needs a transaction begun with inTransaction", async () => {
+    const { unsubscribe } = await recordingSender();
     const b = await newBusiness();
     const { id } = await createPayment(b);
-    let calls = 0;
-    const sender = createAfterCommitSender({
-      getDb,
-      retryDelaysMs: [10, 10],
-      log: { warn: () => {} },
-      send: async () => {
-        if (++calls === 1) throw new Error("Inngest is down");
-      },
-    });
-    sender.notify({ kind: "created", paymentId: id });
-    await sender.idle();
-    expect(calls).toBe(2);
+    const db = await getDb();
+    await expect(
+      db.transaction(async (tx) => {
+        const { payment } = await loadForUpdate(tx, id);
+        await transition(tx, payment, "CANCELLED");
+      }),
+    ).rejects.toThrow(/inTransaction/);
+    unsubscribe();
   });
 });

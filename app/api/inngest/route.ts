@@ -1,9 +1,8 @@
 import { serve } from "inngest/next";
 import type { NextRequest } from "next/server";
-import { inngest } from "@/inngest/client";
+import { inngest } from "@/lib/background/inngest-client";
 import { functions } from "@/inngest/functions";
-import { backgroundDriverOf } from "@/lib/background/driver";
-import { config } from "@/lib/config";
+import { wireBackground } from "@/lib/background/driver";
 
 const served = serve({ client: inngest, functions });
 type Handler = typeof served.GET;
@@ -14,7 +13,8 @@ type Handler = typeof served.GET;
  * serve, so the route answers 404 rather than letting the SDK complain about missing keys.
  */
 function whenInngest(handler: Handler): Handler {
-  return (req, ctx) => (backgroundDriverOf(config()) === "inngest" ? handler(req, ctx) : notConfigured(req));
+  // The functions change payments and write deliveries: this bundle's bus must reach the sender.
+  return (req, ctx) => (wireBackground() === "inngest" ? handler(req, ctx) : notConfigured(req));
 }
 
 async function notConfigured(req: NextRequest): Promise<Response> {
