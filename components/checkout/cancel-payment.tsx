@@ -1,7 +1,7 @@
 "use client";
 
 import { useActionState, useEffect, useRef, useState } from "react";
-import { cancelAction, type ActionResult } from "@/app/pay/[paymentId]/actions";
+import { cancelAction, type ActionResult } from "@/lib/checkout/actions";
 import { FormError } from "./form-error";
 
 /** "Cancel payment", with a confirmation step so a stray tap does not cancel the order. */

@@ -1,7 +1,7 @@
 "use client";
 
 import { useActionState } from "react";
-import { selectCoinAction, type ActionResult } from "@/app/pay/[paymentId]/actions";
+import { selectCoinAction, type ActionResult } from "@/lib/checkout/actions";
 import type { CheckoutView } from "@/lib/checkout/view";
 import { CoinBadge } from "./coin-badge";
 import { FormError } from "./form-error";

@@ -1,7 +1,7 @@
 "use client";
 
 import { useActionState } from "react";
-import { setEmailAction, type ActionResult } from "@/app/pay/[paymentId]/actions";
+import { setEmailAction, type ActionResult } from "@/lib/checkout/actions";
 import { FormError } from "./form-error";
 
 /** Optional email for the receipt and status updates (only shown while the payment has none). */

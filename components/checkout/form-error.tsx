@@ -1,4 +1,4 @@
-import type { ActionResult } from "@/app/pay/[paymentId]/actions";
+import type { ActionResult } from "@/lib/checkout/actions";
 
 /** The error of a server action, announced to screen readers as it appears. */
 export function FormError({ result, id }: { result: ActionResult | null; id?: string }) {

@@ -1,7 +1,7 @@
 "use client";
 
 import { useActionState, type ReactNode } from "react";
-import { simulateAction, type ActionResult } from "@/app/pay/[paymentId]/actions";
+import { simulateAction, type ActionResult } from "@/lib/checkout/actions";
 import { FormError } from "./form-error";
 
 type Props = {

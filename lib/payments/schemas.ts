@@ -1,29 +1,24 @@
 import { z } from "zod";
 import { urlField } from "@/lib/http/url-field";
-import { CHARGE_TYPES, CRYPTO_COIN_NAMES, NETWORKS, coinsOfChargeType, COIN_NAMES } from "@/lib/chains/coins";
+import { CHARGE_TYPES, coinsOfChargeType, COIN_NAMES } from "@/lib/chains/coins";
 import { Big, decimalPlaces } from "@/lib/money/decimal";
 import { isIsoCurrency, isPayableCurrency, minorUnits } from "@/lib/money/currencies";
 import { acceptedCurrencies, isAcceptedCurrency } from "@/lib/chains/rate-provider";
 import { liveUrlProblem } from "@/lib/webhooks/url-safety";
 import { LIVE_URL_RULE, URL_RULE, URL_SCHEME_PATTERN } from "@/lib/openapi/rules";
-import { PAYMENT_STATUSES } from "./status";
+import { CryptoCoinNameSchema } from "./record-schema";
 
 /**
  * The zod schemas of the merchant API, defined once: request parsing, TypeScript types and
- * the OpenAPI document (`lib/openapi`) all come from here.
+ * the OpenAPI document (`lib/openapi`) all come from here. The Payment record and the enums it
+ * shares with requests are in ./record-schema.ts.
  */
+
+export * from "./record-schema";
 
 export const MIN_AMOUNT = 0.5;
 /** The spec leaves the maximum open; one billion units of any currency is far above real orders. */
 export const MAX_AMOUNT = 1_000_000_000;
-
-export const PaymentStatusSchema = z.enum(PAYMENT_STATUSES).meta({ id: "PaymentStatus" });
-export const PaymentMethodSchema = z.enum(CHARGE_TYPES).meta({ id: "PaymentMethod" });
-export const CryptoCoinNameSchema = z.enum(CRYPTO_COIN_NAMES).meta({ id: "CryptoCoinName" });
-export const NetworkSchema = z.enum(NETWORKS).meta({ id: "Network" });
-export const IpConnectionTypeSchema = z
-  .enum(["RESIDENTIAL", "BUSINESS", "WIRELESS", "VPN", "SOCKS", "COMPROMISED_SERVER", "Unknown"])
-  .meta({ id: "IpConnectionType" });
 
 // Hostnames may also be IP literals or `localhost` (test businesses deliver to loopback, D7).
 
@@ -218,94 +213,3 @@ export const NoteRequestSchema = z
       }),
   })
   .meta({ id: "UpdateNoteRequest", examples: [{ note: "Customer asked for gift wrapping" }] });
-
-// ---- the Payment record (output): exactly the spec's fields, nothing else ----
-
-const dateTime = z.iso.datetime({ offset: true });
-
-export const TimelineEntrySchema = z
-  .strictObject({ time: dateTime, paymentStatus: PaymentStatusSchema })
-  .meta({ id: "TimelineEntry" });
-
-export const CustomerIpDetailsSchema = z
-  .strictObject({
-    city: z.string().nullable(),
-    ip: z.string().nullable(),
-    country: z.string().nullable(),
-    riskScore: z.number().nullable(),
-    connectionType: IpConnectionTypeSchema,
-    isp: z.string().nullable(),
-    dateCreated: dateTime,
-  })
-  .meta({ id: "CustomerIpDetails" });
-
-export const CustomerSchema = z
-  .strictObject({
-    id: z.number().int().meta({ format: "int64" }),
-    email: z.string().nullable(),
-    ipAddresses: z.array(CustomerIpDetailsSchema).nullable().optional(),
-  })
-  .meta({ id: "Customer" });
-
-export const TransactionSchema = z
-  .strictObject({
-    amount: z.number(),
-    toAddress: z.string().nullable(),
-    id: z.string().nullable(),
-    confirmations: z.number().int().meta({ format: "int32" }),
-    blockNumber: z.string().nullable().optional(),
-    network: NetworkSchema.optional(),
-    fromAddress: z.string().nullable().optional(),
-    tokenName: CryptoCoinNameSchema.optional(),
-  })
-  .meta({ id: "Transaction" });
-
-const chargeFields = {
-  amount: z.number(),
-  coinName: z.string().nullable(),
-  exchangeRate: z.number(),
-  isUnderpaid: z.boolean(),
-  address: z.string().nullable(),
-  transaction: TransactionSchema.optional(),
-  walletName: z.string().nullable(),
-};
-
-export const CryptoChargeSchema = z
-  .strictObject({ ...chargeFields, transactions: z.array(TransactionSchema).nullable().optional() })
-  .meta({ id: "CryptoCharge" });
-export const ContractChargeSchema = z.strictObject(chargeFields).meta({ id: "ContractCharge" });
-
-export const PaymentSchema = z
-  .strictObject({
-    id: z.uuid().meta({ description: "Payment identifier." }),
-    name: z.string().nullable().meta({ description: "Display name." }),
-    description: z.string().nullable().meta({ description: "Internal description." }),
-    endAmount: z.number().meta({ format: "double", description: "Final payment amount, in `currency`." }),
-    prePaymentAmount: z.number().meta({ format: "double", description: "The amount requested at creation, in `currency`." }),
-    currency: z.string().nullable().meta({ description: "ISO 4217 code." }),
-    status: PaymentStatusSchema,
-    createdAt: dateTime,
-    expiresAt: dateTime.meta({ description: "When an unpaid payment expires." }),
-    timeline: z.array(TimelineEntrySchema).nullable().meta({ description: "Status change history, oldest first." }),
-    customer: CustomerSchema.optional(),
-    metadata: z.record(z.string(), z.string()).nullable().optional().meta({ description: "The pairs attached at creation." }),
-    selectedPaymentMethod: PaymentMethodSchema.optional().meta({ description: "Method chosen by the customer." }),
-    platformCryptoCharge: CryptoChargeSchema.optional().meta({ description: "Present once the customer has selected a PLATFORM_CRYPTO coin." }),
-    contractCharge: ContractChargeSchema.optional().meta({ description: "Present once the customer has selected a CONTRACT_CRYPTO or CONTRACT_TRX coin." }),
-    platformFee: z.number().nullable().optional().meta({ format: "double", description: "Fee amount, in `currency`." }),
-    note: z.string().nullable().optional().meta({ description: "Internal note." }),
-    onBehalfOfBusinessId: z.number().int().optional().meta({ format: "int64" }),
-    netAmountUsd: z.number().optional().meta({ format: "double", description: "Net amount (after the fee) in USD." }),
-  })
-  .meta({ id: "Payment" });
-export type PaymentRecord = z.infer<typeof PaymentSchema>;
-
-export const PaymentListSchema = z
-  .strictObject({
-    items: z.array(PaymentSchema).meta({ description: "Newest first." }),
-    pageNumber: z.number().int().meta({ format: "int32" }),
-    pageSize: z.number().int().meta({ format: "int32" }),
-    totalCount: z.number().int().meta({ format: "int64", description: "Payments matching the filters, on every page." }),
-    totalPages: z.number().int().meta({ format: "int64" }),
-  })
-  .meta({ id: "PaymentList" });
