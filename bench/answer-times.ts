@@ -6,7 +6,7 @@
  * set of connections (`session`, measuring the slice after a first one of 8 s), without the no-op
  * route interleaved, and prints the percentiles and the 100 ms stretches of send time holding the
  * most answers slower than 1.3 × the mean.
- * docs/performance.md (twentieth round) reads the figures.
+ * docs/performance.md (What bounds each figure) says what they mean.
  *
  *   npm run bench -- --db pglite --payments 1000000 --reuse-store --only list:status --connections 32   # seeds and keeps the store
  *   npx tsx bench/answer-times.ts [--endpoint list:status] [--connections 32] [--duration 12] [--payments 1000000] [--db pglite|postgres]

@@ -4,7 +4,7 @@
  * way `npm run bench` drives the service (autocannon, keep-alive, one request per connection in
  * flight). With all connections busy, the mean latency is connections ÷ rate (Little's law); what
  * this prints is how the latencies spread around it, and how that depends on when the answers
- * are written. docs/performance.md (nineteenth round) reads the figures.
+ * are written. docs/performance.md (What bounds each figure) says what they mean.
  *
  *   npx tsx bench/closed-loop-tail.ts [--cost-ms 1] [--connections 1,8,32] [--duration 8]
  */

@@ -2,7 +2,7 @@
  * The CPU a list page's details statement costs this process (send, decode, map, fold), with the
  * record's columns (RECORD_*_COLUMNS) against whole rows: `npx tsx bench/details-decode.ts`
  * against a seeded bench database (DATABASE_URL, default the bench's own). One process, no HTTP:
- * the difference is the decoding alone. docs/performance.md, change 26.
+ * the difference is the decoding alone (docs/performance.md, Deliberate optimisations).
  */
 import { asc, eq, isNotNull, and, sql } from "drizzle-orm";
 import postgres from "postgres";

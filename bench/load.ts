@@ -119,9 +119,9 @@ const DRAIN_LIMIT_MS = 10_000;
  * answer one poll round after the one opened before it, so 32 connections opened together wait
  * up to 32 rounds for their first answers (a staircase up to ~0.5 s on the no-op route here, as on
  * a bare `node:http` server: bench/closed-loop-tail.ts), while the connections already open are
- * served faster than in the steady state. Measured on fresh connections, as every slice was until
- * 25 November, those 32 first answers were ~1-2 % of a list's slice at 32 connections and set its
- * p99 (docs/performance.md, nineteenth round). A merchant's client keeps its connections.
+ * served faster than in the steady state. Fresh connections per slice would put those 32 first
+ * answers at ~1-2 % of a list's slice at 32 connections and set its p99. A merchant's client
+ * keeps its connections.
  *
  * A response counts for the slice in which its request was sent: the slice's requests/s are its
  * answered requests over its length, its latencies theirs (each 2xx response's own time:

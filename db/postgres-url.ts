@@ -2,8 +2,7 @@
  * postgres.js reads a connection URL's query parameters as server settings, so libpq's
  * `?host=/var/run/postgresql` (a Unix socket directory) would reach PostgreSQL as an unknown
  * setting and fail. Taken out here and passed as the `host` option, which postgres.js turns into
- * the socket path. A socket on the same machine skips the TCP stack on every statement (see
- * docs/performance.md).
+ * the socket path.
  */
 export function postgresConnection(databaseUrl: string): { url: string; host?: string } {
   const url = new URL(databaseUrl);

@@ -897,7 +897,7 @@ describe("pages of a plain search", () => {
       const [row] = await executeRows<{ "QUERY PLAN": unknown }>(listDb, sql.raw(`explain (format json) execute search_plan(${searchArgs(statement.statement, "%sprocket%", b.businessId, 20, 0)})`));
       const plan = JSON.stringify(row["QUERY PLAN"]);
       // (The test database is small enough for a sequential scan of the payments; at a million,
-      // a bitmap of the two trigram indexes: docs/performance.md, change 38.)
+      // a bitmap of the two trigram indexes.)
       expect(plan).toContain("customers_email_trgm_idx");
       expect(plan).not.toContain("payments_business_");
     } finally {
