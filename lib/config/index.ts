@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { DATABASE_ENV } from "@/db/settings";
 
 /**
  * Configuration is read from the environment once, validated with zod, and fails start-up
@@ -12,12 +13,7 @@ import { z } from "zod";
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
-  // An empty value (`DATABASE_URL=`) means unset: the embedded database.
-  DATABASE_URL: z.preprocess(
-    (v) => (v === "" ? undefined : v),
-    z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL").optional(),
-  ),
-  DATA_DIR: z.string().min(1).default("./.data"),
+  ...DATABASE_ENV,
   PUBLIC_BASE_URL: z
     .url({ protocol: /^https?$/, error: "must be an http(s) URL such as https://pay.example.com" })
     .optional(),
