@@ -3,7 +3,7 @@ import { mkdirSync } from "node:fs";
 import type { SQL } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import * as schema from "./schema";
-import { config } from "@/lib/config";
+import { databaseSettings } from "./settings";
 import { postgresConnection } from "./postgres-url";
 
 /** One type for both drivers, so queries and services never care which database runs. */
@@ -71,7 +71,7 @@ function positiveInt(value: string | undefined, fallback: number): number {
  * on it.
  */
 async function open(): Promise<Omit<Handle, "ready">> {
-  const cfg = config();
+  const cfg = databaseSettings();
   const migrationsFolder = path.join(process.cwd(), "db", "migrations");
   const { default: postgres } = await import("postgres");
   const { drizzle } = await import("drizzle-orm/postgres-js");
@@ -148,7 +148,7 @@ function handle(): Handle {
     const h: Handle = {
       db: undefined as unknown as Db,
       listDb: undefined as unknown as Db,
-      kind: config().databaseUrl ? "postgres" : "pglite",
+      kind: databaseSettings().databaseUrl ? "postgres" : "pglite",
       close: async () => (await opened).close(),
       ready: opened.then((o) => {
         h.db = o.db;
