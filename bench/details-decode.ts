@@ -8,14 +8,14 @@ import { asc, eq, isNotNull, and, sql } from "drizzle-orm";
 import postgres from "postgres";
 import { drizzle } from "drizzle-orm/postgres-js";
 import * as schema from "../db/schema";
-import { RECORD_SELECTION } from "../db/queries/payments";
+import { RECORD_SELECTION } from "../db/queries/payments-read";
 
 const { payments, customers, customerIps, charges, transfers } = schema;
 const client = postgres(process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/bench", { max: 1, onnotice: () => {} });
 const db = drizzle({ client, schema });
 const WHOLE_ROWS = { payment: payments, customer: customers, ip: customerIps, charge: charges, transfer: transfers };
 
-// The joins of detailsQuery (db/queries/payments.ts), with either selection.
+// The joins of detailsQuery (db/queries/payments-read.ts), with either selection.
 function statement(narrow: boolean, name: string) {
   return db
     .select(narrow ? RECORD_SELECTION : WHOLE_ROWS)

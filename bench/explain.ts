@@ -16,12 +16,15 @@ export function listFilters(anchor: Date) {
 
 /**
  * EXPLAIN (ANALYZE, BUFFERS) of every statement a list request runs for each filter, built by
- * the same function the service uses (db/queries/payments.ts), on page 1 of 20.
+ * the same functions the service uses (db/queries/payment-list-statements.ts, and for the records on
+ * PostgreSQL lib/payments/record-sql.ts), on page 1 of 20.
  */
 export async function explainLists(db: Db, businessId: number, anchor: Date): Promise<Record<string, string>> {
-  const { listPaymentQueries } = await import("@/db/queries/payments");
+  const { listPaymentQueries } = await import("@/db/queries/payment-list-statements");
   const { findBusiness } = await import("@/db/queries/businesses");
   const { databaseKind } = await import("@/db/client");
+  const { paymentsByIds, NEWEST_FIRST } = await import("@/db/queries/payments-read");
+  const { recordsSqlStatement } = await import("@/lib/payments/record-sql");
   const business = (await findBusiness(db, businessId))!;
   const plans: Record<string, string> = {};
   for (const [name, filter] of Object.entries(listFilters(anchor))) {
@@ -32,8 +35,9 @@ export async function explainLists(db: Db, businessId: number, anchor: Date): Pr
     };
     for (const [part, qb] of Object.entries(statements)) await explain(part, qb.getSQL());
     const ids = (await query<{ id: string }>(db, statements.page.getSQL())).map((r) => r.id);
-    // As the service runs it: records as JSON on PostgreSQL, details on PGlite (lib/payments/read.ts).
-    await explain("details", details(ids, databaseKind() === "postgres").getSQL());
+    // As the service runs it: records as JSON on PostgreSQL, details on PGlite (lib/payments/list-records.ts).
+    const second = databaseKind() === "postgres" ? recordsSqlStatement(db, paymentsByIds(ids), NEWEST_FIRST) : details(ids);
+    await explain("details", second.getSQL());
   }
   return plans;
 }

@@ -1,44 +1,31 @@
 /**
- * What a list page's records cost this process and the database, by the three definitions of
- * the record: `toPaymentRecord` over the details statement (every other response), the JSON text
- * PostgreSQL writes (db/queries/payment-record-json.ts, list pages on PostgreSQL) and the text
- * written here from the details statement's cells (db/queries/payment-record-text.ts, list pages
- * on PGlite). One process, no HTTP: `npx tsx bench/list-records-cpu.ts` against a seeded bench
+ * What a list page's records cost this process and the database, by the two writers of list
+ * records (lib/payments/list-records.ts): `paymentRecord` over the details statement (built here,
+ * as on PGlite) and the JSON text PostgreSQL writes (lib/payments/record-sql.ts, as on
+ * PostgreSQL). One process, no HTTP: `npx tsx bench/list-records-cpu.ts` against a seeded bench
  * database (DATABASE_URL, default the bench's own). Prints, per 20-payment page, this process's
  * CPU and the wall time of one page at a time (the database's share is roughly their
- * difference). docs/performance.md, changes 30 and 40.
+ * difference).
  */
 import postgres from "postgres";
 import { drizzle } from "drizzle-orm/postgres-js";
 import * as schema from "../db/schema";
 import type { Tx } from "../db/client";
-import { loadPaymentDetails, paymentRecordsJson } from "../db/queries/payments";
-import { paymentRecordsText } from "../db/queries/payment-record-text";
-import { toPaymentRecord } from "../lib/payments/record";
+import { LIST_RECORDS_WRITERS } from "../lib/payments/list-records";
 
 const client = postgres(process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/bench", { max: 1, onnotice: () => {} });
 const db = drizzle({ client, schema }) as unknown as Tx;
 
-const variants: Record<string, (ids: string[]) => Promise<string>> = {
-  async objects(ids) {
-    const details = await loadPaymentDetails(db, ids);
-    const items = ids.map((id) => details.get(id)!).map((d) => toPaymentRecord(d.payment, d.customer, d.charge));
-    return JSON.stringify({ items });
-  },
-  async json(ids) {
-    return `{"items":[${(await paymentRecordsJson(db, ids)).join(",")}]}`;
-  },
-  async text(ids) {
-    return `{"items":[${(await paymentRecordsText(db, ids)).join(",")}]}`;
-  },
-};
+const variants: Record<string, (ids: string[]) => Promise<string>> = Object.fromEntries(
+  Object.entries(LIST_RECORDS_WRITERS).map(([name, writer]) => [name, async (ids: string[]) => `{"items":[${(await writer(db, ids)).join(",")}]}`]),
+);
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 for (const [kind, where] of [["newest", "true"], ["completed", "status = 'COMPLETED'"]] as const) {
   const rows = await client.unsafe<{ id: string }[]>(`select id from payments where ${where} order by created_at desc limit 2000`);
   const ids = rows.map((r) => r.id);
-  const cpu: Record<string, number[]> = { objects: [], json: [], text: [] };
-  const wall: Record<string, number[]> = { objects: [], json: [], text: [] };
+  const cpu: Record<string, number[]> = Object.fromEntries(Object.keys(variants).map((name) => [name, []]));
+  const wall: Record<string, number[]> = Object.fromEntries(Object.keys(variants).map((name) => [name, []]));
   let bytes: Record<string, number> = {};
   for (let round = 0; round < 12; round++) {
     for (const [name, run] of Object.entries(variants)) {

@@ -79,7 +79,7 @@ async function open(): Promise<Omit<Handle, "ready">> {
   // Hot statements are prepared (db/prepared.ts) and may settle on a generic plan, the first
   // page of an unfiltered, one-status or time-range list among them; the other lists' statements
   // are sent unnamed with their values inline, so each is planned for its own values
-  // (withValuesInline and firstPageShape in db/queries/payments.ts).
+  // (withValuesInline and firstPageShape in db/queries/payments-list.ts and payment-list-statements.ts).
   const common = { onnotice: () => {} };
 
   if (cfg.databaseUrl) {

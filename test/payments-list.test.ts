@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import { eq, sql } from "drizzle-orm";
 import { executeRows, getDb, getListDb } from "@/db/client";
 import { payments } from "@/db/schema";
-import { EXACT_COUNT_LIMIT, SETTLED_AFTER_MS } from "@/db/queries/payments";
+import { EXACT_COUNT_LIMIT, SETTLED_AFTER_MS } from "@/db/queries/payments-list";
 import { PaymentListSchema } from "@/lib/payments/schemas";
 import { query } from "../bench/db";
 import { seedPayments } from "../bench/seed";
@@ -782,7 +782,7 @@ describe("totalCount above EXACT_COUNT_LIMIT", () => {
 
 describe("first pages of the plain filters", () => {
   // Unfiltered, one status, a time range: their first page is a named statement whose generic
-  // plan walks the list's index (firstPageShape in db/queries/payments.ts).
+  // plan walks the list's index (firstPageShape in db/queries/payment-list-statements.ts).
   it("run as named statements on a generic plan, with each list's own page size and values", async () => {
     const b = await newBusiness();
     const made: string[] = []; // oldest first
@@ -813,7 +813,7 @@ describe("first pages of the plain filters", () => {
 
 describe("pages of a plain search", () => {
   // A search narrowed by nothing else is a named statement, its pattern a parameter
-  // (namedSearchPage in db/queries/payments.ts); on PostgreSQL's list connection on a generic plan.
+  // (namedSearchPage in db/queries/payment-list-statements.ts); on PostgreSQL's list connection on a generic plan.
   const searchStatements = async () =>
     executeRows<{ statement: string; generic_plans: string; custom_plans: string }>(
       await getListDb(),

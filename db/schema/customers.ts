@@ -15,7 +15,7 @@ export const customers = pgTable(
   },
   (t) => [
     uniqueIndex("customers_business_email_uq").on(t.businessId, sql`lower(${t.email})`),
-    // searchString's match on a payment's customer email (db/queries/payments.ts). A small
+    // searchString's match on a payment's customer email (db/queries/payment-filter.ts). A small
     // pending list: every search scans the entries not yet merged into the index, up to 4 MB
     // by default (~50 µs per 8 kB page); 256 kB keeps that under ~2 ms while writes still add
     // entries in batches (inserting them one by one cost ~3.5 ms per created payment).

@@ -2,8 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { bigint, bigserial, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { businesses } from "./businesses";
 import { customers } from "./customers";
-import type { PaymentStatus } from "@/lib/payments/status";
-import type { CoinName } from "@/lib/chains/coins";
+import type { CoinName, PaymentStatus } from "../domain";
 
 export type TimelineEntry = { time: string; paymentStatus: PaymentStatus };
 export type FeeTransfer = { businessId: number; percent: number };

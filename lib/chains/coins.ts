@@ -1,3 +1,5 @@
+import type { CoinName } from "@/db/domain";
+
 /**
  * The coin catalogue of the spec: every CryptoCoinName with its charge type (the
  * `paymentMethods` key it belongs to), network, readable name and base-unit decimals.
@@ -45,9 +47,10 @@ export const COINS = {
   CONTRACT_TRC20_TRX: { chargeType: "CONTRACT_TRX", network: "TRON", name: "TRON (contract)", symbol: "TRX", decimals: 6 },
   CONTRACT_TRC20_USDT: { chargeType: "CONTRACT_TRX", network: "TRON", name: "Tether TRC-20 (contract)", symbol: "USDT", decimals: 6 },
   CONTRACT_TRC20_USDC: { chargeType: "CONTRACT_TRX", network: "TRON", name: "USD Coin TRC-20 (contract)", symbol: "USDC", decimals: 6 },
-} as const satisfies Record<string, CoinInfo>;
+} as const satisfies Record<CoinName, CoinInfo>;
 
-export type CoinName = keyof typeof COINS;
+// The names are stored values, typed with the tables (db/domain.ts); the table above has exactly those keys.
+export type { CoinName } from "@/db/domain";
 export const COIN_NAMES = Object.keys(COINS) as CoinName[];
 
 /** CryptoCoinName of the spec: the payable coins plus UNKNOWN (seen on transactions only). */

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Db } from "@/db/client";
-import { insertPaymentWithCustomer } from "@/db/queries/payments";
+import { insertPaymentWithCustomer } from "@/db/queries/payments-write";
 import { announceEvent } from "./state-machine";
 import type { Business } from "@/db/schema";
 import type { CoinName } from "@/lib/chains/coins";

@@ -1,21 +1,24 @@
 import { and, eq, isNotNull, sql, type SQL } from "drizzle-orm";
-import type { Tx } from "../client";
-import { charges, customerIps, customers, payments, transfers } from "../schema";
+import type { Tx } from "@/db/client";
+import { prepared } from "@/db/prepared";
+import { NEWEST_FIRST, paymentsByIds } from "@/db/queries/payments-read";
+import { charges, customerIps, customers, payments, transfers } from "@/db/schema";
 import { COINS } from "@/lib/chains/coins";
 
 /*
- * The Payment record as JSON text, built by PostgreSQL: the second definition of the record, for
- * list pages on PostgreSQL only (lib/payments/read.ts). `toPaymentRecord` (lib/payments/record.ts)
- * stays the definition of every other response, every webhook and PGlite's lists;
- * test/payments-list-records.test.ts holds the two to the same text, key order included, for
- * payments in every status, with and without customers, charges and transfers, on both databases.
+ * The Payment record as JSON text, written by PostgreSQL: list pages on PostgreSQL only, behind
+ * the one interface of list records (./list-records.ts). `paymentRecord` (./record.ts) is the
+ * definition of the record; test/payments-list-records.test.ts holds this statement's records to
+ * it field by field, key order included, for every shape a record takes.
  *
- * Why a second definition: at 32 connections a list page spent ~38 % of the server's one thread
- * turning joined rows into JSON (postgres.js decoding ~45 columns per joined row, row mapping,
- * folding, records, JSON.stringify; docs/performance.md). PostgreSQL writes the same text on
- * cores of its own and the server only joins 20 strings: three alternating pairs at 32
- * connections, 100 000 payments, served 15-25 % more lists per second with a shorter p99
- * (change 30). In PGlite, one WebAssembly backend inside the server's process, it was no faster.
+ * Why PostgreSQL writes them: a list page spent ~38 % of the server's one thread turning joined
+ * rows into JSON (postgres.js decoding ~45 columns per joined row, row mapping, folding, records,
+ * JSON.stringify; docs/performance.md). PostgreSQL writes the same text on cores of its own and
+ * the server only joins 20 strings. At a million payments and 8 connections, building the
+ * records from the details statement instead cost the server 17-36 % more CPU per list and put
+ * the unfiltered, status and time lists' p99 13-48 % higher, the search's the same (medians of
+ * eight alternating runs of each). On PGlite, one WebAssembly backend inside the server's
+ * process, the statement is no faster, so there the records are built.
  *
  * Text is concatenated rather than built with json_build_object so that keys keep the record's
  * order, optional keys are left out (not null), and numbers keep their JSON number form.
@@ -123,7 +126,7 @@ const customer = object([
 
 const chargeType = sql`${charges.chargeType} = 'PLATFORM_CRYPTO'`;
 
-export const PAYMENT_RECORD_JSON = object([
+const PAYMENT_RECORD_JSON = object([
   { key: "id", value: str(payments.id) },
   { key: "name", value: str(payments.name) },
   { key: "description", value: str(payments.description) },
@@ -146,7 +149,7 @@ export const PAYMENT_RECORD_JSON = object([
 ]);
 
 /** Records of the payments `where` selects, as JSON text (one `record` column), in `order`. */
-export function recordsJsonStatement(tx: Tx, where: SQL, order: SQL[]) {
+export function recordsSqlStatement(tx: Tx, where: SQL, order: SQL[]) {
   return tx
     .select({ record: sql<string>`${PAYMENT_RECORD_JSON}` })
     .from(payments)
@@ -156,4 +159,17 @@ export function recordsJsonStatement(tx: Tx, where: SQL, order: SQL[]) {
     .leftJoin(transferSummary, sql`true`)
     .where(where)
     .orderBy(...order);
+}
+
+/**
+ * The records of payments by id as JSON text written by PostgreSQL, newest first, in one named
+ * statement whose text and plan do not depend on how many ids or which (as the details
+ * statement's, `loadPaymentDetails`).
+ */
+export async function sqlRecords(tx: Tx, ids: string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const statement = prepared(tx, "paymentRecordsJson", () =>
+    recordsSqlStatement(tx, paymentsByIds(sql.placeholder("ids")), NEWEST_FIRST).prepare("payment_records_json"),
+  );
+  return (await statement.execute({ ids })).map((r) => r.record);
 }

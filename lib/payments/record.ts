@@ -1,20 +1,74 @@
-import type { RecordChargeRow, RecordPaymentRow, RecordTransferRow } from "@/db/queries/payments";
-import { chargeRecord } from "./charge-record";
-import type { CustomerWithIps } from "@/db/queries/customers";
+import type { PaymentDetails, RecordChargeRow, RecordTransferRow } from "@/db/queries/payments-read";
+import { unitsToDecimal } from "@/lib/chains/amounts";
+import { COINS, type CoinName } from "@/lib/chains/coins";
+import { decideStatus } from "@/lib/chains/detection";
+import { detectionInput } from "@/lib/chains/detection-input";
 import { toJsonNumber } from "@/lib/money/decimal";
 import type { PaymentRecord } from "./schemas";
+import type { PaymentStatus } from "./status";
+
+/*
+ * The one definition of the merchant-facing Payment record (PaymentSchema): fetch, note, the
+ * simulator's answers, every webhook body (lib/webhooks/payload.ts maps this record to
+ * PascalCase) and PGlite's list pages are built here from stored rows. PostgreSQL's list pages
+ * are written by the database (./record-sql.ts), held to this builder field by field for every
+ * shape a record takes by test/payments-list-records.test.ts; test/payments-record.test.ts
+ * parses this builder's output with PaymentSchema for every such shape.
+ */
+
+type Transaction = NonNullable<NonNullable<PaymentRecord["platformCryptoCharge"]>["transaction"]>;
+
+/** Coin amounts leave the service as JSON numbers of whole coins (the spec's types). */
+const coins = (units: bigint | string, coin: CoinName) => Number(unitsToDecimal(BigInt(units), COINS[coin].decimals));
+
+function toTransaction(t: RecordTransferRow, coin: CoinName): Transaction {
+  const network = COINS[coin].network;
+  return {
+    amount: coins(t.amount, coin),
+    toAddress: t.toAddress,
+    id: t.txId,
+    confirmations: t.confirmations,
+    blockNumber: t.blockNumber,
+    ...(network ? { network } : {}),
+    fromAddress: t.fromAddress,
+    tokenName: coin,
+  };
+}
 
 /**
- * The spec's Payment record from stored rows: required fields always present, optional ones
- * only when they apply, nothing else (no business id, coins, URLs or internal columns).
- * PostgreSQL's list pages write the same record in SQL (db/queries/payment-record-json.ts): a
- * change here is a change there, which test/payments-list-records.test.ts enforces.
+ * `platformCryptoCharge` (native coins and tokens) or `contractCharge` (CONTRACT_* coins).
+ * `transaction` is the first transfer still standing; dropped transfers are not listed.
+ * `isUnderpaid` is the detection's own verdict on the transfers (late ones never count).
  */
-export function toPaymentRecord(
-  p: RecordPaymentRow,
-  customer: CustomerWithIps | undefined,
-  charge?: { charge: RecordChargeRow; transfers: RecordTransferRow[] },
-): PaymentRecord {
+function chargePart(
+  status: PaymentStatus,
+  charge: RecordChargeRow,
+  transfers: RecordTransferRow[],
+): Pick<PaymentRecord, "platformCryptoCharge" | "contractCharge"> {
+  const coin = charge.coin as CoinName;
+  const standing = transfers.filter((t) => !t.dropped);
+  const decision = decideStatus(detectionInput({ status }, charge, transfers));
+  const base = {
+    amount: coins(charge.quotedUnits, coin),
+    coinName: coin,
+    exchangeRate: Number(charge.exchangeRate),
+    isUnderpaid: decision.isUnderpaid,
+    address: charge.address,
+    ...(standing.length ? { transaction: toTransaction(standing[0], coin) } : {}),
+    walletName: charge.walletName,
+  };
+  if (charge.chargeType === "PLATFORM_CRYPTO") {
+    return { platformCryptoCharge: { ...base, transactions: standing.map((t) => toTransaction(t, coin)) } };
+  }
+  return { contractCharge: base };
+}
+
+/**
+ * The Payment record of a payment's stored rows: required fields always present, optional ones
+ * only when they apply (decisions.md, "Fetch, list, note"), nothing else (no business id, coins,
+ * URLs or internal columns). The charge is shown only once a coin is selected.
+ */
+export function paymentRecord({ payment: p, customer, charge }: PaymentDetails): PaymentRecord {
   const record: PaymentRecord = {
     id: p.id,
     name: p.name,
@@ -46,7 +100,7 @@ export function toPaymentRecord(
     };
   }
   if (p.selectedPaymentMethod) record.selectedPaymentMethod = p.selectedPaymentMethod as PaymentRecord["selectedPaymentMethod"];
-  if (charge) Object.assign(record, chargeRecord(p.status, charge.charge, charge.transfers));
+  if (charge && p.selectedCoin !== null) Object.assign(record, chargePart(p.status, charge.charge, charge.transfers));
   if (p.onBehalfOfBusinessId !== null) record.onBehalfOfBusinessId = p.onBehalfOfBusinessId;
   if (p.netAmountUsd !== null) record.netAmountUsd = Number(p.netAmountUsd);
   return record;

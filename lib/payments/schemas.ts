@@ -6,7 +6,6 @@ import { isIsoCurrency, isPayableCurrency, minorUnits } from "@/lib/money/curren
 import { acceptedCurrencies, isAcceptedCurrency } from "@/lib/chains/rate-provider";
 import { liveUrlProblem } from "@/lib/webhooks/url-safety";
 import { LIVE_URL_RULE, URL_RULE, URL_SCHEME_PATTERN } from "@/lib/openapi/rules";
-import { CryptoCoinNameSchema } from "./record-schema";
 
 /**
  * The zod schemas of the merchant API, defined once: request parsing, TypeScript types and

@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { executeRows, type Tx } from "@/db/client";
-import { insertPaymentEvent } from "@/db/queries/payments";
+import { insertPaymentEvent } from "@/db/queries/payments-write";
 import { paymentEvents, payments, type Business, type PaymentRow } from "@/db/schema";
 import { ApiError } from "@/lib/http/errors";
 import { eventForStatus, type EventType } from "./events";

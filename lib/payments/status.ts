@@ -1,11 +1,2 @@
-export const PAYMENT_STATUSES = [
-  "AWAITING_PAYMENT",
-  "PENDING",
-  "PROCESSING",
-  "UNDERPAID",
-  "COMPLETED",
-  "FAILED",
-  "CANCELLED",
-  "EXPIRED",
-] as const;
-export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+// The statuses are stored values, defined with the tables (db/domain.ts).
+export { PAYMENT_STATUSES, type PaymentStatus } from "@/db/domain";

@@ -1,7 +1,12 @@
-import type { PaymentStatus } from "./status";
+import type { PaymentStatus, TerminalStatus } from "@/db/domain";
 
-/** D3: the one table of allowed status changes. Every writer goes through `canTransition`. */
-export const TRANSITIONS: Record<PaymentStatus, readonly PaymentStatus[]> = {
+/**
+ * D3: the one table of allowed status changes. Every writer goes through `canTransition`. Its
+ * type holds it to db/domain.ts's TERMINAL_STATUSES, on which the list's count cache relies:
+ * those and only those have no way out.
+ */
+export const TRANSITIONS: Record<TerminalStatus, readonly []> &
+  Record<Exclude<PaymentStatus, TerminalStatus>, readonly [PaymentStatus, ...PaymentStatus[]]> = {
   AWAITING_PAYMENT: ["PENDING", "PROCESSING", "UNDERPAID", "CANCELLED", "EXPIRED", "FAILED"],
   PENDING: ["PROCESSING", "UNDERPAID", "FAILED"],
   UNDERPAID: ["PENDING", "PROCESSING", "EXPIRED", "FAILED"],
@@ -13,7 +18,7 @@ export const TRANSITIONS: Record<PaymentStatus, readonly PaymentStatus[]> = {
 };
 
 export function canTransition(from: PaymentStatus, to: PaymentStatus): boolean {
-  return TRANSITIONS[from].includes(to);
+  return (TRANSITIONS[from] as readonly PaymentStatus[]).includes(to);
 }
 
 export function isTerminal(status: PaymentStatus): boolean {

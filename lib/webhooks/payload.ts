@@ -30,9 +30,11 @@ function charge(c: Charge) {
 }
 
 /**
- * The spec's webhook body: `EventType` and `ForPaymentEvents` in PascalCase, built from the same
- * Payment record the REST API returns (plus the two fields only webhooks carry: BusinessId and
- * RedirectUrl), so the two can never disagree.
+ * The spec's webhook body: `EventType` and `ForPaymentEvents`, the PascalCase mapping of the
+ * Payment record the REST API returns (`paymentRecord`, lib/payments/record.ts), nothing
+ * re-derived from rows, so the two can never disagree. The spec's payload leaves out `note`,
+ * `onBehalfOfBusinessId`, `netAmountUsd` and a charge's `transactions`, shows an absent optional
+ * field as null, and adds the two fields only webhooks carry: BusinessId and RedirectUrl.
  */
 export function webhookPayload(
   type: EventType,

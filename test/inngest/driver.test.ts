@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/db/client";
-import { paymentStates } from "@/db/queries/payments";
+import { paymentStates } from "@/db/queries/payments-read";
 import { listDeliveries } from "@/db/queries/webhooks";
 import { inTransaction } from "@/db/transaction";
 import {

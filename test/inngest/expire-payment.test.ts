@@ -5,7 +5,7 @@ import { simulate } from "@/lib/chains/simulator";
 import { cancelPayment } from "@/lib/checkout/cancel";
 import { checkoutView } from "@/lib/checkout/view";
 import { expirePayment } from "@/inngest/functions/expire-payment";
-import { paymentStates } from "@/db/queries/payments";
+import { paymentStates } from "@/db/queries/payments-read";
 import { createPayment, newBusiness } from "../helpers";
 
 /*

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { findPayment } from "@/db/queries/payments";
+import { findPayment } from "@/db/queries/payments-read";
 import { simulate } from "@/lib/chains/simulator";
 import { SimulateRequestSchema } from "@/lib/chains/simulate-schema";
 import { notFound } from "@/lib/http/errors";
