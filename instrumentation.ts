@@ -1,9 +1,6 @@
 /** Runs once per server process before it takes requests: configuration, migrations, first run. */
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  // Before the first request: Next.js takes an AsyncLocalStorage snapshot per request (see the module).
-  const { installLeanAsyncContextCapture } = await import("@/lib/runtime/async-context");
-  installLeanAsyncContextCapture();
   const { config } = await import("@/lib/config");
   try {
     config();
