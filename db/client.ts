@@ -65,7 +65,7 @@ function positiveInt(value: string | undefined, fallback: number): number {
 
 /**
  * Both databases are reached through postgres.js. PGlite runs on a thread of its own and serves
- * the wire protocol on a Unix socket (db/pglite-server.mjs): the request thread then only sends
+ * the wire protocol on a Unix socket (db/pglite-server.mjs, @electric-sql/pglite-socket): the request thread then only sends
  * and decodes, as with PostgreSQL, while the WebAssembly executes on the other core. PGlite is
  * one session, hence one connection; postgres.js pipelines the queries of concurrent requests
  * on it.
@@ -128,13 +128,18 @@ async function open(): Promise<Omit<Handle, "ready">> {
     max_lifetime: null,
     idle_timeout: 0,
   });
+  let stopMaintenance = async () => {};
   const closeAll = async () => {
+    await stopMaintenance();
     await client.end();
     await embedded.close();
   };
   try {
     const db = drizzle({ client, schema });
     await migrate(db, { migrationsFolder });
+    // PGlite runs no autovacuum of its own (db/maintenance.ts).
+    const { startMaintenance } = await import("./maintenance");
+    stopMaintenance = startMaintenance(client);
     return { db: db as unknown as Db, listDb: db as unknown as Db, kind: "pglite", close: closeAll, exited: embedded.exited };
   } catch (err) {
     await closeAll().catch(() => {});

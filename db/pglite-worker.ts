@@ -8,8 +8,6 @@ export type EmbeddedDatabase = {
   socketPath: string;
   /** Resolves when the thread has stopped on its own (a crash): the handle is then unusable. */
   exited: Promise<void>;
-  /** One round of the maintenance the thread runs every interval, now; resolves with the statements it ran. */
-  maintain: () => Promise<string[]>;
   /** Closes PGlite (a clean shutdown of the data directory) and stops the thread. */
   close: () => Promise<void>;
 };
@@ -48,10 +46,7 @@ function processRuns(pid: number): boolean {
  * Starts PGlite on a thread of its own (db/pglite-server.mjs) and resolves once it listens.
  * `dataDir` undefined = in memory.
  */
-export async function startEmbeddedDatabase(
-  dataDir: string | undefined,
-  options: { /** How often to check whether a table is due a VACUUM or ANALYZE (db/pglite-server.mjs); 0: never. */ maintenanceIntervalMs?: number } = {},
-): Promise<EmbeddedDatabase> {
+export async function startEmbeddedDatabase(dataDir: string | undefined): Promise<EmbeddedDatabase> {
   removeOrphanedSocketDirs();
   // mkdtemp creates the directory 0700: no other user of the machine reaches the socket.
   // A short path: a Unix socket's path is limited to ~107 bytes. The name carries the process
@@ -59,7 +54,7 @@ export async function startEmbeddedDatabase(
   const dir = mkdtempSync(path.join(os.tmpdir(), `${PREFIX}${process.pid}-`));
   const socketPath = path.join(dir, ".s.PGSQL.5432");
   const script = path.join(process.cwd(), "db", "pglite-server.mjs");
-  const worker = new Worker(script, { workerData: { dataDir, socketPath, ...options } });
+  const worker = new Worker(script, { workerData: { dataDir, socketPath } });
   // The thread must not keep a finished script (a CLI, a test) alive; open connections do.
   worker.unref();
   const removeDir = () => rmSync(dir, { recursive: true, force: true });
@@ -100,16 +95,6 @@ export async function startEmbeddedDatabase(
   return {
     socketPath,
     exited,
-    maintain: () =>
-      new Promise<string[]>((resolve) => {
-        const onMessage = (msg: { type: string; ran?: string[] }) => {
-          if (msg.type !== "maintained") return;
-          worker.off("message", onMessage);
-          resolve(msg.ran ?? []);
-        };
-        worker.on("message", onMessage);
-        worker.postMessage({ type: "maintain" });
-      }),
     close: async () => {
       closing = true;
       const closed = new Promise<void>((resolve) => {

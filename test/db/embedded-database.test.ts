@@ -7,10 +7,12 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import postgres from "postgres";
 import { startEmbeddedDatabase, type EmbeddedDatabase } from "@/db/pglite-worker";
+import { maintain, startMaintenance } from "@/db/maintenance";
 
 /**
  * The embedded database (PGlite on its own thread, served on a Unix socket by
- * db/pglite-server.mjs), driven through postgres.js as the service drives it.
+ * db/pglite-server.mjs with @electric-sql/pglite-socket), driven through postgres.js as the
+ * service drives it.
  */
 const connect = (db: EmbeddedDatabase, max = 1) =>
   postgres({ path: db.socketPath, user: "postgres", database: "postgres", max, onnotice: () => {} });
@@ -134,30 +136,26 @@ describe("embedded database", () => {
     await db.close();
   });
 
-  it("serves one connection at a time: a second waits until the first closes", async () => {
+  it("serves one connection at a time: a second is refused while the first is open, and served once it has closed", async () => {
     const db = await startEmbeddedDatabase(undefined);
     const first = connect(db);
     await first`create table t (id int)`;
     const second = connect(db);
-    let secondDone = false;
-    const answered = second`select 42 as x`.then((r) => {
-      secondDone = true;
-      return r;
-    });
-    await new Promise((r) => setTimeout(r, 300));
-    expect(secondDone).toBe(false);
+    await expect(second`select 42 as x`).rejects.toThrow();
+    await second.end({ timeout: 0 });
+    expect(await first`select count(*)::int as n from t`).toEqual([{ n: 0 }]); // the first goes on
     await first.end();
-    expect((await answered)[0]).toEqual({ x: 42 });
-    await second.end();
+    const third = connect(db);
+    expect(await third`select 42 as x`).toEqual([{ x: 42 }]);
+    await third.end();
     await db.close();
   });
 
-  it("gives the next connection a clean session: the previous one's open transaction is rolled back", async () => {
+  it("rolls back the transaction a connection left open, before the next connection's statements", async () => {
     const db = await startEmbeddedDatabase(undefined);
     const first = connect(db);
     await first`create table t (id int primary key)`;
     const reserved = await first.reserve();
-    await reserved`set statement_timeout = 1234`;
     await reserved`begin`;
     await reserved`insert into t values (1)`;
     // The connection goes away mid-transaction (a crashed request, a killed client).
@@ -165,33 +163,46 @@ describe("embedded database", () => {
 
     const second = connect(db);
     expect(await second`select count(*)::int as n from t`).toEqual([{ n: 0 }]);
-    expect((await second`show statement_timeout`)[0].statement_timeout).toBe("0");
     await second`insert into t values (1)`; // no leftover lock or transaction in the way
     expect(await second`select count(*)::int as n from t`).toEqual([{ n: 1 }]);
     await second.end();
     await db.close();
   });
 
-  it("takes a client that writes its startup, queries and Terminate together, and stays up for the next", async () => {
+  it("takes a client that writes its startup, queries and Terminate together, and serves the next once it has gone", async () => {
     const db = await startEmbeddedDatabase(undefined);
     const received = await new Promise<string>((resolve, reject) => {
       const chunks: Buffer[] = [];
       const s = net.connect(db.socketPath, () => s.write(Buffer.concat([startup, query("select 'first' as a"), query("select 'second' as b"), terminate])));
-      s.on("data", (c) => chunks.push(c));
+      s.on("data", (c) => {
+        chunks.push(c);
+        // Both answers in: the client closes its end, as postgres.js does after a Terminate.
+        if (Buffer.concat(chunks).toString("latin1").includes("second")) s.end();
+      });
       s.on("error", reject);
       s.on("close", () => resolve(Buffer.concat(chunks).toString("latin1")));
     });
     expect(received).toContain("first");
     expect(received).toContain("second");
-    // The server closed that connection after the Terminate; the database serves the next one.
-    const sql = connect(db);
+    let sql = connect(db);
+    // The server notices the close a moment later; until then a new connection is refused.
+    for (let i = 0; i < 50; i++) {
+      try {
+        expect(await sql`select 1 as one`).toEqual([{ one: 1 }]);
+        break;
+      } catch {
+        await sql.end({ timeout: 0 });
+        sql = connect(db);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    }
     expect(await sql`select 1 as one`).toEqual([{ one: 1 }]);
     await sql.end();
     await db.close();
   });
 
-  // db/pglite-server.mjs, WRITE_GAP_MS: PGlite runs a pipelined batch in one call; an answer
-  // finished early in it is written then, not held until the batch's last query is done.
+  // An answer finished early in a pipelined batch is written then, not held until the batch's
+  // last query is done.
   it("sends an answer of a pipelined batch before the batch's slow query has finished", async () => {
     const db = await startEmbeddedDatabase(undefined);
     const s = net.connect(db.socketPath);
@@ -224,7 +235,7 @@ describe("embedded database", () => {
   });
 });
 
-describe("embedded database maintenance (PGlite runs no autovacuum of its own)", () => {
+describe("embedded database maintenance (db/maintenance.ts: PGlite runs no autovacuum of its own)", () => {
   const stats = async (sql: postgres.Sql, table: string) => {
     const [row] = await sql<{ vacuums: number; analyzes: number; dead: number; columns: number }[]>`
       select vacuum_count::int as vacuums, analyze_count::int as analyzes, n_dead_tup::int as dead,
@@ -240,108 +251,76 @@ describe("embedded database maintenance (PGlite runs no autovacuum of its own)",
   };
 
   it("vacuums and analyzes a table when autovacuum's own rules say it is due, and leaves it alone when not", async () => {
-    const db = await startEmbeddedDatabase(undefined, { maintenanceIntervalMs: 0 });
+    const db = await startEmbeddedDatabase(undefined);
     const sql = connect(db);
     await sql`create table t (id int primary key, v text)`;
-    expect(await db.maintain()).toEqual([]); // empty: nothing due
+    expect(await maintain(sql)).toEqual([]); // empty: nothing due
     await sql`insert into t select g, 'v' || g from generate_series(1, 2000) g`;
     // 2 000 inserted rows: past the insert threshold (1 000) and the analyze threshold (50).
-    expect(await db.maintain()).toEqual(["vacuum (analyze) public.t"]);
+    expect(await maintain(sql)).toEqual(["vacuum (analyze) public.t"]);
     expect(await stats(sql, "t")).toEqual({ vacuums: 1, analyzes: 1, dead: 0, columns: 2 });
-    expect(await db.maintain()).toEqual([]);
+    expect(await maintain(sql)).toEqual([]);
     await sql`update t set v = 'x' where id <= 300`;
     // 300 dead rows: under 50 + 0.2 × 2 000 for a vacuum, past 50 + 0.1 × 2 000 for an analyze.
-    expect(await db.maintain()).toEqual(["analyze public.t"]);
+    expect(await maintain(sql)).toEqual(["analyze public.t"]);
     await sql`delete from t where id > 1000`;
-    expect(await db.maintain()).toEqual(["vacuum (analyze) public.t"]);
+    expect(await maintain(sql)).toEqual(["vacuum (analyze) public.t"]);
     expect(await stats(sql, "t")).toMatchObject({ vacuums: 2, analyzes: 3, dead: 0 });
     await sql.end();
     await db.close();
   });
 
   it("analyzes a table that holds data and was never analyzed, however few its changes since the start", async () => {
-    const db = await startEmbeddedDatabase(undefined, { maintenanceIntervalMs: 0 });
+    const db = await startEmbeddedDatabase(undefined);
     const sql = connect(db);
     await sql`create table t (id int primary key)`;
     await sql`insert into t select generate_series(1, 40)`; // under every threshold
-    expect(await db.maintain()).toEqual(["analyze public.t"]);
-    expect(await db.maintain()).toEqual([]);
+    expect(await maintain(sql)).toEqual(["analyze public.t"]);
+    expect(await maintain(sql)).toEqual([]);
     await sql`delete from t`;
-    expect(await db.maintain()).toEqual([]); // analyzed once: an emptied table is not analyzed every minute
+    expect(await maintain(sql)).toEqual([]); // analyzed once: an emptied table is not analyzed every minute
     await sql.end();
     await db.close();
   });
 
-  /** A database whose table t (2 000 rows just inserted) is due a VACUUM, which a transaction block refuses. */
-  const withDueTable = async () => {
-    const db = await startEmbeddedDatabase(undefined, { maintenanceIntervalMs: 0 });
+  it("waits for a transaction open on the service's connection, which goes on undisturbed, and then runs", async () => {
+    const db = await startEmbeddedDatabase(undefined);
     const sql = connect(db);
     await sql`create table t (id int primary key)`;
     await sql`insert into t select generate_series(1, 2000)`;
     await visible(sql);
-    return { db, sql };
-  };
-
-  it("runs nothing inside a client's open transaction, which goes on undisturbed", async () => {
-    const { db, sql } = await withDueTable();
+    let ran: string[] | undefined;
     await sql.begin(async (tx) => {
       await tx`insert into t values (0)`;
-      expect(await db.maintain()).toEqual([]);
+      // A VACUUM inside the transaction block would fail; it waits for the connection instead.
+      void maintain(sql).then((r) => (ran = r));
+      await new Promise((r) => setTimeout(r, 100));
+      expect(ran).toBeUndefined();
       await tx`insert into t values (-1)`;
     });
+    for (let i = 0; i < 200 && ran === undefined; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(ran).toEqual(["vacuum (analyze) public.t"]);
     expect((await sql`select count(*)::int as n from t`)[0].n).toBe(2002);
-    expect(await db.maintain()).toEqual(["vacuum (analyze) public.t"]);
     await sql.end();
     await db.close();
   });
 
-  it("runs nothing in the middle of a client's exchange (messages up to a Sync not yet sent)", async () => {
-    const { db, sql } = await withDueTable();
-    await sql.end(); // its connection closes; the raw one below takes the session
-    const s = net.connect(db.socketPath);
-    let answers = "";
-    s.on("data", (c) => (answers += c.toString("latin1")));
-    const received = async (what: string) => {
-      for (let i = 0; i < 500 && !answers.includes(what); i++) await new Promise((r) => setTimeout(r, 10));
-      expect(answers).toContain(what);
-    };
-    s.write(startup);
-    await received("Z\0\0\0\x05I");
-    // Parse and Bind of `select 42` into the unnamed portal, whose Execute and Sync follow later:
-    // any statement of maintenance's in between would drop that portal.
-    const message = (type: string, body: Buffer) => {
-      const head = Buffer.alloc(5);
-      head.write(type);
-      head.writeInt32BE(4 + body.length, 1);
-      return Buffer.concat([head, body]);
-    };
-    const text = Buffer.from("select 42 as answer\0");
-    s.write(
-      Buffer.concat([
-        message("P", Buffer.concat([Buffer.from("\0"), text, Buffer.from([0, 0])])),
-        message("B", Buffer.alloc(8)), // unnamed portal and statement, no formats, parameters or result formats
-      ]),
-    );
-    await new Promise((r) => setTimeout(r, 100));
-    expect(await db.maintain()).toEqual([]);
-    s.write(Buffer.concat([message("E", Buffer.alloc(5)), message("S", Buffer.alloc(0))])); // unnamed portal, no row limit
-    await received("C\0\0\0\rSELECT 1\0Z\0\0\0\x05I");
-    expect(await db.maintain()).toEqual(["vacuum (analyze) public.t"]);
-    await new Promise((resolve) => s.on("close", resolve).end(terminate));
-    await db.close();
-  });
-
-  it("runs on its own every interval", async () => {
-    const db = await startEmbeddedDatabase(undefined, { maintenanceIntervalMs: 50 });
+  it("runs on its own every interval, and stops when told", async () => {
+    const db = await startEmbeddedDatabase(undefined);
     const sql = connect(db);
     await sql`create table t (id int primary key)`;
     await sql`insert into t select generate_series(1, 100)`;
+    const stop = startMaintenance(sql, 50);
     let analyzed = 0;
     for (let i = 0; i < 200 && analyzed === 0; i++) {
       await new Promise((r) => setTimeout(r, 25));
       analyzed = (await stats(sql, "t")).analyzes;
     }
     expect(analyzed).toBe(1);
+    await stop();
+    await sql`insert into t select generate_series(101, 5000)`;
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await stats(sql, "t")).analyzes).toBe(1);
     await sql.end();
     await db.close();
   });
