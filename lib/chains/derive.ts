@@ -30,6 +30,15 @@ export type KeyFamily = "BITCOIN" | "BITCOIN_CASH" | "LITECOIN" | "ETHEREUM" | "
 
 export const KEY_FAMILIES: readonly KeyFamily[] = ["BITCOIN", "BITCOIN_CASH", "LITECOIN", "ETHEREUM", "TRON"];
 
+/**
+ * Which network a chain's node serves, as its node reports it (Bitcoin Core's
+ * `getblockchaininfo.chain`: main, test, regtest, signet → test). Test networks and regtest take
+ * the testnet-version keys (tpub, vpub), as Bitcoin Core and Litecoin Core themselves export,
+ * and their own address prefixes (`tb1`/`bcrt1`, `tltc1`/`rltc1`, `bchtest:`/`bchreg:`). EVM
+ * and TRON addresses look the same on every network.
+ */
+export type ChainNet = "main" | "test" | "regtest";
+
 /** BIP44-style account paths (account 0) that wallets export for each family. */
 export const ACCOUNT_PATHS: Record<KeyFamily, string> = {
   BITCOIN: "m/84'/0'/0'",
@@ -112,9 +121,18 @@ const ACCEPTED: Record<KeyFamily, readonly KeyPrefix[]> = {
   ETHEREUM: ["xpub"],
   TRON: ["xpub"],
 };
+const ACCEPTED_ON_TEST: Record<KeyFamily, readonly KeyPrefix[]> = {
+  BITCOIN: ["vpub", "tpub"],
+  LITECOIN: ["vpub", "tpub"],
+  BITCOIN_CASH: ["tpub"],
+  ETHEREUM: ["xpub"],
+  TRON: ["xpub"],
+};
+const acceptedKeys = (family: KeyFamily, net: ChainNet) => (net === "main" ? ACCEPTED : ACCEPTED_ON_TEST)[family];
 
 const PRIVATE: ReadonlySet<KeyPrefix> = new Set(["xprv", "yprv", "zprv", "Ltpv", "Mtpv", "tprv", "uprv", "vprv"]);
 const TESTNET: ReadonlySet<KeyPrefix> = new Set(["tpub", "upub", "vpub"]);
+const MAINNET: ReadonlySet<KeyPrefix> = new Set(["xpub", "ypub", "zpub", "Ltub", "Mtub", "Ypub", "Zpub"]);
 
 const base58check = createBase58check(sha256);
 
@@ -140,7 +158,7 @@ function familyFor(network: DerivationNetwork, coin?: CoinName): KeyFamily {
   return family;
 }
 
-function parse(network: DerivationNetwork, key: string, coin?: CoinName): { hd: HDKey; info: ExtendedKeyInfo } {
+function parse(network: DerivationNetwork, key: string, coin?: CoinName, net: ChainNet = "main"): { hd: HDKey; info: ExtendedKeyInfo } {
   const family = familyFor(network, coin);
   if (typeof key !== "string" || key.trim() === "") {
     throw new InvalidExtendedKeyError("Extended public key is empty");
@@ -159,7 +177,7 @@ function parse(network: DerivationNetwork, key: string, coin?: CoinName): { hd: 
   }
   const version = new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0, false);
   const prefix = (Object.keys(VERSIONS) as KeyPrefix[]).find((p) => VERSIONS[p] === version);
-  const accepted = ACCEPTED[family];
+  const accepted = acceptedKeys(family, net);
   const want = accepted.join(" or ");
   if (prefix === undefined) {
     throw new InvalidExtendedKeyError(
@@ -171,8 +189,13 @@ function parse(network: DerivationNetwork, key: string, coin?: CoinName): { hd: 
       `That is a private key (${prefix}); never share it. Give the account's extended PUBLIC key (${want})`,
     );
   }
-  if (TESTNET.has(prefix)) {
+  if (net === "main" && TESTNET.has(prefix)) {
     throw new InvalidExtendedKeyError(`${prefix} is a testnet key; mainnet ${want} is required for ${family}`);
+  }
+  if (net !== "main" && MAINNET.has(prefix) && !accepted.includes(prefix)) {
+    throw new InvalidExtendedKeyError(
+      `${prefix} is a mainnet key, but the ${family} node serves ${net === "test" ? "a test network" : "regtest"}: give the account's ${want} key`,
+    );
   }
   if (!accepted.includes(prefix)) {
     throw new InvalidExtendedKeyError(
@@ -201,8 +224,8 @@ function parse(network: DerivationNetwork, key: string, coin?: CoinName): { hd: 
  * BITCOIN_CASH via `coin`). Returns what it found; throws InvalidExtendedKeyError with a
  * message meant for the operator otherwise.
  */
-export function validateExtendedPublicKey(network: DerivationNetwork, key: string, coin?: CoinName): ExtendedKeyInfo {
-  return parse(network, key, coin).info;
+export function validateExtendedPublicKey(network: DerivationNetwork, key: string, coin?: CoinName, net: ChainNet = "main"): ExtendedKeyInfo {
+  return parse(network, key, coin, net).info;
 }
 
 const MAX_INDEX = 0x7fffffff; // 2^31 − 1: non-hardened indices only
@@ -213,34 +236,41 @@ export function deriveAddress(
   extendedPublicKey: string,
   index: number,
   coin?: CoinName,
+  net: ChainNet = "main",
 ): string {
   if (!Number.isInteger(index) || index < 0 || index > MAX_INDEX) {
     throw new RangeError(`Address index must be an integer from 0 to ${MAX_INDEX}; got ${index}`);
   }
-  const { hd, info } = parse(network, extendedPublicKey, coin);
+  const { hd, info } = parse(network, extendedPublicKey, coin, net);
   const child = hd.deriveChild(0).deriveChild(index);
   const publicKey = child.publicKey;
   if (!publicKey) throw new Error("Derivation produced no public key");
-  return encodeAddress(info.family, publicKey);
+  return encodeAddress(info.family, publicKey, net);
 }
 
 /** Same as deriveAddress, with the network taken from the coin. */
-export function deriveAddressForCoin(coin: CoinName, extendedPublicKey: string, index: number): string {
+export function deriveAddressForCoin(coin: CoinName, extendedPublicKey: string, index: number, net: ChainNet = "main"): string {
   const family = keyFamilyOf(coin);
   if (family === null) throw new Error(`Coin ${coin} has no extended-public-key derived addresses`);
-  return deriveAddress(networkOfFamily(family), extendedPublicKey, index, coin);
+  return deriveAddress(networkOfFamily(family), extendedPublicKey, index, coin, net);
 }
 
 const hash160 = (data: Uint8Array) => ripemd160(sha256(data));
 
-function encodeAddress(family: KeyFamily, compressedPublicKey: Uint8Array): string {
+/** Address prefixes per network: bech32 hrps (BIP173, Litecoin's chainparams) and CashAddr prefixes. */
+const PREFIXES = {
+  BITCOIN: { main: "bc", test: "tb", regtest: "bcrt" },
+  LITECOIN: { main: "ltc", test: "tltc", regtest: "rltc" },
+  BITCOIN_CASH: { main: "bitcoincash", test: "bchtest", regtest: "bchreg" },
+} as const;
+
+function encodeAddress(family: KeyFamily, compressedPublicKey: Uint8Array, net: ChainNet): string {
   switch (family) {
     case "BITCOIN":
-      return segwitV0("bc", hash160(compressedPublicKey));
     case "LITECOIN":
-      return segwitV0("ltc", hash160(compressedPublicKey));
+      return segwitV0(PREFIXES[family][net], hash160(compressedPublicKey));
     case "BITCOIN_CASH":
-      return encodeCashAddress({ prefix: "bitcoincash", type: "p2pkh", payload: hash160(compressedPublicKey) }).address;
+      return encodeCashAddress({ prefix: PREFIXES.BITCOIN_CASH[net], type: "p2pkh", payload: hash160(compressedPublicKey) }).address;
     case "ETHEREUM":
       return toChecksumAddress(bytesToHex(ethereumAddressBytes(compressedPublicKey)));
     case "TRON":

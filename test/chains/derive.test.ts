@@ -220,3 +220,58 @@ describe("input validation", () => {
     expect(() => deriveAddressForCoin("SOLANA", xpub, 0)).toThrow(/SOLANA/);
   });
 });
+
+describe("test networks and regtest (the network the chain's node reports)", () => {
+  const tpubOf = (key: string) => withVersion(key, 0x043587cf);
+  const vpubOf = (key: string) => withVersion(key, 0x045f1cf6);
+
+  it("Litecoin regtest: tpub and rltc1, as Litecoin Core 0.21's deriveaddresses gives for wpkh(tpub…/0/*)", () => {
+    // Litecoin Core 0.21.2.1 answered these for `deriveaddresses "wpkh(<this tpub>/0/*)" "[0,2]"`.
+    const tpub = tpubOf(TEST_EXTENDED_PUBLIC_KEYS.LITECOIN);
+    expect(tpub).toBe("tpubDD6tzfiuXtx7NhZhePvkuR4N7CPhhG1gUBd4SpDn75VTY6B1U5oBbh4ZWUkg8XkKTqLriV7HGYMpRv4txbnnEiZjKrZay7oYFyfPwjLjJVi");
+    expect([0, 1, 2].map((i) => deriveAddress("LTC", tpub, i, "LITECOIN", "regtest"))).toEqual([
+      "rltc1qjmxnz78nmc8nq77wuxh25n2es7rzm5c23g5xdr",
+      "rltc1qwlezpr3890hcp6vva9twqh27mr6edadrt7wys8",
+      "rltc1qc6aucuznvhh9uvux246x24vf9y9ncfk7cmekfy",
+    ]);
+    expect(deriveAddressForCoin("LITECOIN", vpubOf(tpub), 0, "test")).toMatch(/^tltc1qjmxnz78nmc8nq77wuxh25n2es7rzm5c2/);
+  });
+
+  it("Bitcoin: BIP84's testnet vector (vpub, tb1), and the same program under bcrt1 on regtest", () => {
+    // bitcoin/bips bip-0084.mediawiki gives m/84'/1'/0' of the mnemonic and its first address.
+    const account = root.derive("m/84'/1'/0'");
+    const vpub = vpubOf(account.publicExtendedKey);
+    expect(deriveAddress("BTC", vpub, 0, "BITCOIN", "test")).toBe("tb1q6rz28mcfaxtmd6v789l9rrlrusdprr9pqcpvkl");
+    const regtest = deriveAddressForCoin("BITCOIN", tpubOf(vpub), 0, "regtest");
+    const decoded = bech32.decode(regtest as `${string}1${string}`);
+    expect(decoded.prefix).toBe("bcrt");
+    expect(bech32.encode("tb", decoded.words)).toBe("tb1q6rz28mcfaxtmd6v789l9rrlrusdprr9pqcpvkl");
+  });
+
+  it("Bitcoin Cash: bchtest: and bchreg: CashAddr of the same key hash as on mainnet", () => {
+    const xpub = TEST_EXTENDED_PUBLIC_KEYS.BITCOIN_CASH;
+    const main = decodeCashAddress(deriveAddress("BTC", xpub, 3, "BITCOIN_CASH"));
+    for (const [net, prefix] of [["test", "bchtest"], ["regtest", "bchreg"]] as const) {
+      const address = deriveAddressForCoin("BITCOIN_CASH", tpubOf(xpub), 3, net);
+      expect(address.startsWith(`${prefix}:q`)).toBe(true);
+      const decoded = decodeCashAddress(address);
+      if (typeof decoded === "string" || typeof main === "string") throw new Error(String(decoded));
+      expect(bytesToHex(decoded.payload)).toBe(bytesToHex(main.payload));
+    }
+  });
+
+  it("Ethereum and TRON addresses are the same on every network", () => {
+    const key = TEST_EXTENDED_PUBLIC_KEYS.ETHEREUM;
+    expect(deriveAddressForCoin("ETHEREUM", key, 0, "regtest")).toBe(deriveAddressForCoin("ETHEREUM", key, 0));
+  });
+
+  it("refuses a mainnet key for a test network or regtest, and a testnet key for mainnet, saying which to give", () => {
+    const zpub = TEST_EXTENDED_PUBLIC_KEYS.LITECOIN;
+    expect(() => validateExtendedPublicKey("LTC", zpub, "LITECOIN", "regtest")).toThrow(
+      new InvalidExtendedKeyError("zpub is a mainnet key, but the LITECOIN node serves regtest: give the account's vpub or tpub key"),
+    );
+    expect(() => validateExtendedPublicKey("BTC", TEST_EXTENDED_PUBLIC_KEYS.BITCOIN, "BITCOIN", "test")).toThrow(/mainnet key.*a test network/);
+    expect(() => validateExtendedPublicKey("LTC", tpubOf(zpub), "LITECOIN")).toThrow(/testnet key/);
+    expect(validateExtendedPublicKey("LTC", tpubOf(zpub), "LITECOIN", "regtest")).toMatchObject({ family: "LITECOIN", prefix: "tpub", depth: 3 });
+  });
+});
