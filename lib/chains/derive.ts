@@ -168,9 +168,7 @@ function parse(network: DerivationNetwork, key: string, coin?: CoinName, net: Ch
   try {
     bytes = base58check.decode(text);
   } catch {
-    throw new InvalidExtendedKeyError(
-      "Extended public key is not valid base58check (mistyped or truncated?)",
-    );
+    throw new InvalidExtendedKeyError("Extended public key is not valid base58check (mistyped or truncated?)");
   }
   if (bytes.length !== 78) {
     throw new InvalidExtendedKeyError(`Extended public key has ${bytes.length} bytes; expected 78`);
@@ -180,9 +178,7 @@ function parse(network: DerivationNetwork, key: string, coin?: CoinName, net: Ch
   const accepted = acceptedKeys(family, net);
   const want = accepted.join(" or ");
   if (prefix === undefined) {
-    throw new InvalidExtendedKeyError(
-      `Unknown extended key version 0x${version.toString(16).padStart(8, "0")}; expected ${want} for ${family}`,
-    );
+    throw new InvalidExtendedKeyError(`Unknown extended key version 0x${version.toString(16).padStart(8, "0")}; expected ${want} for ${family}`);
   }
   if (PRIVATE.has(prefix)) {
     throw new InvalidExtendedKeyError(

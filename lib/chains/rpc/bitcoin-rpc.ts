@@ -1,0 +1,103 @@
+import { isLosslessNumber, parse as parseLosslessJson } from "lossless-json";
+import type { ChainNet } from "../derive";
+
+/**
+ * A client of Bitcoin Core's JSON-RPC (and of the nodes that speak it: Litecoin Core, Bitcoin
+ * Cash Node), over Node's own `fetch`: one POST per call, Basic auth from the URL's
+ * credentials. Hand-written because it is one request shape, and because amounts must stay
+ * exact: the node writes them as JSON numbers (`0.75`), which this parses with lossless-json so
+ * that every number reaches the caller as its source text (`DecimalText`), never a double.
+ */
+
+/** A JSON number as the node wrote it, e.g. "0.00000001" or "12". */
+export type DecimalText = string & { readonly __decimalText: unique symbol };
+
+export class BitcoinRpcError extends Error {
+  constructor(
+    message: string,
+    /** The node's error code (e.g. -5 no such transaction, -8 bad parameter), or 0 for a transport failure. */
+    readonly code: number,
+  ) {
+    super(message);
+    this.name = "BitcoinRpcError";
+  }
+}
+
+export type BitcoinRpc = {
+  /** Calls `method`; numbers in the answer are `DecimalText`. */
+  call<T>(method: string, params?: unknown[]): Promise<T>;
+  /** The URL without its credentials, for logs and the health view. */
+  readonly endpoint: string;
+};
+
+/** Numbers stay text; integers a double holds exactly (heights, confirmations, sizes) become numbers. */
+function reviveNumber(value: unknown): unknown {
+  if (!isLosslessNumber(value)) return value;
+  const text = value.toString();
+  return /^-?\d+$/.test(text) && Number.isSafeInteger(Number(text)) ? Number(text) : (text as DecimalText);
+}
+
+function revive(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(revive);
+  if (value !== null && typeof value === "object" && !isLosslessNumber(value)) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = revive(v);
+    return out;
+  }
+  return reviveNumber(value);
+}
+
+export function bitcoinRpc(url: string, options: { timeoutMs?: number } = {}): BitcoinRpc {
+  const parsed = new URL(url);
+  const auth =
+    parsed.username || parsed.password
+      ? `Basic ${Buffer.from(`${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`).toString("base64")}`
+      : undefined;
+  parsed.username = "";
+  parsed.password = "";
+  const endpoint = parsed.toString();
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  let id = 0;
+  return {
+    endpoint,
+    async call<T>(method: string, params: unknown[] = []): Promise<T> {
+      let response: Response;
+      try {
+        response = await fetch(endpoint, {
+          method: "POST",
+          headers: { "content-type": "application/json", ...(auth ? { authorization: auth } : {}) },
+          body: JSON.stringify({ jsonrpc: "1.0", id: ++id, method, params }),
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+      } catch (err) {
+        throw new BitcoinRpcError(`${method}: the node at ${endpoint} did not answer (${(err as Error).message})`, 0);
+      }
+      const text = await response.text();
+      // The node answers errors with 404/500 and a JSON body; 401 has no body.
+      if (response.status === 401 || response.status === 403) {
+        throw new BitcoinRpcError(`${method}: the node at ${endpoint} refused the credentials (HTTP ${response.status})`, 0);
+      }
+      let body: { result?: unknown; error?: { code: number; message: string } | null };
+      try {
+        body = parseLosslessJson(text) as typeof body;
+      } catch {
+        throw new BitcoinRpcError(`${method}: the node at ${endpoint} answered HTTP ${response.status} without JSON`, 0);
+      }
+      if (body.error) throw new BitcoinRpcError(`${method}: ${body.error.message}`, Number(body.error.code));
+      return revive(body.result) as T;
+    },
+  };
+}
+
+/**
+ * The network the node serves, from `getblockchaininfo.chain`: "main"; "test", "testnet4" and
+ * "signet" are test networks; "regtest". Anything else is refused: addresses for an unknown
+ * network would be nobody's.
+ */
+export async function chainNetOf(rpc: BitcoinRpc): Promise<ChainNet> {
+  const { chain } = await rpc.call<{ chain: string }>("getblockchaininfo");
+  if (chain === "main") return "main";
+  if (chain === "regtest") return "regtest";
+  if (chain === "test" || chain === "testnet4" || chain === "signet") return "test";
+  throw new BitcoinRpcError(`the node at ${rpc.endpoint} serves an unknown chain "${chain}"`, 0);
+}

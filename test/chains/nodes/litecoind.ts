@@ -1,0 +1,96 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { createServer } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { bitcoinRpc, type BitcoinRpc } from "@/lib/chains/rpc/bitcoin-rpc";
+
+/**
+ * A real Litecoin Core node in regtest for a test file: its own data directory and ports, ready
+ * once its JSON-RPC answers. Debian's `litecoind` (`apt-get install litecoind`, which `.ci/run`
+ * does). It speaks Bitcoin Core's RPC, so it stands for the whole Bitcoin family.
+ */
+export type Litecoind = {
+  /** The RPC URL with its credentials, as the service takes it (LITECOIN_RPC_URL). */
+  url: string;
+  rpc: BitcoinRpc;
+  /** The same node's RPC for one of its wallets (`/wallet/<name>`). */
+  wallet(name: string): BitcoinRpc;
+  stop(): Promise<void>;
+};
+
+export function litecoindInstalled(): boolean {
+  return (process.env.PATH ?? "").split(path.delimiter).some((dir) => {
+    try {
+      return statSync(path.join(dir, "litecoind")).isFile();
+    } catch {
+      return false;
+    }
+  });
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startLitecoind(): Promise<Litecoind> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "litecoind-"));
+  const [rpcPort, p2pPort] = [await freePort(), await freePort()];
+  const child: ChildProcess = spawn(
+    "litecoind",
+    [
+      "-regtest",
+      "-daemon=0",
+      "-server",
+      `-datadir=${dir}`,
+      "-rpcuser=test",
+      "-rpcpassword=secret",
+      `-rpcport=${rpcPort}`,
+      "-rpcbind=127.0.0.1",
+      "-rpcallowip=127.0.0.1",
+      `-port=${p2pPort}`,
+      "-listen=0",
+      "-fallbackfee=0.0001",
+      "-txindex",
+    ],
+    { stdio: ["ignore", "ignore", "pipe"] },
+  );
+  let stderr = "";
+  child.stderr?.on("data", (c) => (stderr += c));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+  const url = `http://test:secret@127.0.0.1:${rpcPort}/`;
+  const rpc = bitcoinRpc(url, { timeoutMs: 5_000 });
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      await rpc.call("getblockcount");
+      break;
+    } catch (err) {
+      if (child.exitCode !== null || Date.now() > deadline) {
+        child.kill("SIGKILL");
+        rmSync(dir, { recursive: true, force: true });
+        throw new Error(`litecoind did not start: ${stderr || (err as Error).message}`);
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  return {
+    url,
+    rpc,
+    wallet: (name) => bitcoinRpc(`${url}wallet/${name}`, { timeoutMs: 30_000 }),
+    async stop() {
+      await rpc.call("stop").catch(() => child.kill("SIGTERM"));
+      const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+      await exited;
+      clearTimeout(timer);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
