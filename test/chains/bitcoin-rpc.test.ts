@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toBaseUnits } from "@/lib/chains/amounts";
 import { TEST_EXTENDED_PUBLIC_KEYS, deriveAddressForCoin } from "@/lib/chains/derive";
 import { BitcoinRpcError, bitcoinRpc, chainNetOf, type DecimalText } from "@/lib/chains/rpc/bitcoin-rpc";
+import { matchOutputs, scriptPubKeyOf, spentOutpoints, type VerboseTx } from "@/lib/chains/bitcoin/scan";
 import { litecoindInstalled, startLitecoind, type Litecoind } from "./nodes/litecoind";
 import { createBase58check } from "@scure/base";
 import { sha256 } from "@noble/hashes/sha2.js";
@@ -63,5 +64,52 @@ describe.runIf(run)("Bitcoin-family JSON-RPC against Litecoin Core (regtest)", (
     expect(wrong.endpoint).not.toContain("wrong"); // credentials stay out of messages and logs
     const nobody = bitcoinRpc("http://u:p@127.0.0.1:9/", { timeoutMs: 1_000 });
     await expect(nobody.call("getblockcount")).rejects.toBeInstanceOf(BitcoinRpcError);
+  });
+});
+
+describe.runIf(run)("matching a block's outputs against watched addresses (Litecoin Core, regtest)", () => {
+  let node: Litecoind;
+  beforeAll(async () => {
+    node = await startLitecoind();
+    await node.rpc.call("createwallet", ["miner"]);
+  }, 60_000);
+  afterAll(async () => node?.stop(), 30_000);
+
+  it("gives each watched output once, by outpoint and in base units, and only watched ones", async () => {
+    const miner = node.wallet("miner");
+    await node.rpc.call("generatetoaddress", [101, await miner.call<string>("getnewaddress")]);
+    const watchedAddresses = [0, 1, 2].map((i) => deriveAddressForCoin("LITECOIN", tpub, i, "regtest"));
+    const watched = new Set(watchedAddresses.map(scriptPubKeyOf));
+    // The node's own view of each address's script agrees with ours.
+    for (const address of watchedAddresses) {
+      const info = await node.rpc.call<{ scriptPubKey: string }>("validateaddress", [address]);
+      expect(scriptPubKeyOf(address)).toBe(info.scriptPubKey);
+    }
+    // One transaction paying two watched addresses and a stranger, and one paying the first again.
+    const stranger = await miner.call<string>("getnewaddress");
+    const both = await miner.call<string>("sendmany", ["", { [watchedAddresses[0]]: "1.5", [watchedAddresses[1]]: "0.00100001", [stranger]: "2" }]);
+    const again = await miner.call<string>("sendtoaddress", [watchedAddresses[0], "0.25"]);
+    const mempool = await Promise.all(
+      [both, again].map((txid) => node.rpc.call<VerboseTx>("getrawtransaction", [txid, true])),
+    );
+    expect(matchOutputs(mempool, watched, "LITECOIN")).toHaveLength(3); // seen before any block
+    const [hash] = await node.rpc.call<string[]>("generatetoaddress", [1, stranger]);
+    const block = await node.rpc.call<{ tx: VerboseTx[] }>("getblock", [hash, 2]);
+    const matches = matchOutputs(block.tx, watched, "LITECOIN");
+    const byAddress = (i: number) => matches.filter((m) => m.scriptPubKey === scriptPubKeyOf(watchedAddresses[i]));
+    expect(byAddress(0).map((m) => m.units).sort((a, b) => (a < b ? -1 : 1))).toEqual([25_000_000n, 150_000_000n]);
+    expect(byAddress(1).map((m) => m.units)).toEqual([100_001n]);
+    expect(byAddress(2)).toEqual([]);
+    expect(new Set(matches.map((m) => m.outpoint)).size).toBe(3);
+    for (const m of matches) expect(m.outpoint).toBe(`${m.txid}:${m.vout}`);
+    // The block's spends: the inputs of our two payments are among them.
+    const spent = spentOutpoints(block.tx);
+    for (const tx of mempool) for (const input of tx.vin) expect(spent.has(`${input.txid}:${input.vout}`)).toBe(true);
+  }, 60_000);
+
+  it("gives the script of CashAddr and every network's segwit addresses", () => {
+    expect(scriptPubKeyOf("bitcoincash:qpm2qsznhks23z7629mms6s4cwef74vcwvy22gdx6a")).toBe("76a91476a04053bda0a88bda5177b86a15c3b29f55987388ac");
+    expect(scriptPubKeyOf("bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4")).toBe("0014751e76e8199196d454941c45d1b3a323f1433bd6");
+    expect(() => scriptPubKeyOf("bc1qrp33g0q5c5txsp9arysrx4k6zdkfs4nce4xj0gdcccefvpysxf3qccfmv3")).toThrow(/segwit v0 key-hash/);
   });
 });
