@@ -4,3 +4,4 @@ export * from "./customers";
 export * from "./payments";
 export * from "./charges";
 export * from "./webhooks";
+export * from "./chain-cursors";

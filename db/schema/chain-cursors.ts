@@ -1,0 +1,23 @@
+import { integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+
+/**
+ * How far each chain's watcher has read, and which service instance follows it. One row per
+ * chain (BITCOIN, LITECOIN, BITCOIN_CASH, ETHEREUM). The watcher reads blocks after `height`;
+ * `blockHash` is the hash it read there, compared with the node's on every tick to notice a
+ * reorganisation. With several instances on one database, the one holding an unexpired lease
+ * follows the chain and the others wait; a lease not renewed lapses, so another instance takes
+ * over within a lease's length when its holder dies.
+ */
+export const chainCursors = pgTable("chain_cursors", {
+  chain: text("chain").primaryKey(),
+  /** The network the node reported when the cursor was written: main, test or regtest, or an EVM chain id. */
+  network: text("network").notNull(),
+  /** The last block read; null before the first tick (the watcher then starts at the tip). */
+  height: integer("height"),
+  blockHash: text("block_hash"),
+  leaseOwner: text("lease_owner"),
+  leaseUntil: timestamp("lease_until", { withTimezone: true, precision: 3 }),
+  updatedAt: timestamp("updated_at", { withTimezone: true, precision: 3 }).notNull(),
+});
+
+export type ChainCursorRow = typeof chainCursors.$inferSelect;
