@@ -1,0 +1,150 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createWalletClient, http, type Address, type Hash } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { anvil as anvilChain } from "viem/chains";
+import { TEST_EXTENDED_PUBLIC_KEYS, deriveAddressForCoin } from "@/lib/chains/derive";
+import { matchNativeTransfers, matchTokenTransfers, tokenContracts, watchedSet } from "@/lib/chains/evm/scan";
+import { evmChainIdOf, evmTipOf, readErc20Decimals, readEvmBlock, readTransferLogs } from "@/lib/chains/rpc/evm-rpc";
+import { TEST_TOKEN_ABI, TEST_TOKEN_BYTECODE } from "./fixtures/test-token";
+import { ANVIL_CHAIN_ID, ANVIL_DEV_KEY_0, startAnvil, type Anvil } from "./nodes/anvil";
+
+/**
+ * The EVM reading and matching against a real anvil: native ETH found in a block, ERC-20
+ * transfers found through one logs call, and the chain moving under them (new blocks, a
+ * reorganisation). The tests share one node and run in order; the reorg comes last.
+ */
+
+const derived = Array.from({ length: 50 }, (_, i) => deriveAddressForCoin("ETHEREUM", TEST_EXTENDED_PUBLIC_KEYS.ETHEREUM, i));
+const watched = watchedSet(derived);
+
+describe("EVM JSON-RPC and matching against anvil", () => {
+  let node: Anvil;
+  let wallet: ReturnType<typeof makeWallet>;
+  let usd: Address; // the configured token (6 decimals)
+  let fake: Address; // a second token nobody configured
+  let tokenTransfer: { hash: Hash; height: number; blockHash: string };
+
+  function makeWallet(url: string) {
+    return createWalletClient({ account: privateKeyToAccount(ANVIL_DEV_KEY_0), chain: anvilChain, transport: http(url) });
+  }
+
+  /** Anvil mines each transaction into its own block as it arrives; this reads that block back. */
+  async function mined(hash: Hash) {
+    const receipt = await node.client.waitForTransactionReceipt({ hash, pollingInterval: 20 });
+    expect(receipt.status).toBe("success");
+    return receipt;
+  }
+
+  async function deployToken(name: string, symbol: string, decimals: number): Promise<Address> {
+    const hash = await wallet.deployContract({ abi: TEST_TOKEN_ABI, bytecode: TEST_TOKEN_BYTECODE, args: [name, symbol, decimals] });
+    return (await mined(hash)).contractAddress!;
+  }
+
+  async function rpc(method: string, params: unknown[]): Promise<unknown> {
+    return node.client.request({ method, params } as never);
+  }
+
+  beforeAll(async () => {
+    node = await startAnvil();
+    wallet = makeWallet(node.url);
+    usd = await deployToken("Test USD", "TUSD", 6);
+    fake = await deployToken("Fake USD", "FUSD", 6);
+  }, 60_000);
+  afterAll(async () => node?.stop(), 30_000);
+
+  it("asks the node which chain it serves", async () => {
+    expect(await evmChainIdOf(node.client)).toBe(ANVIL_CHAIN_ID);
+  });
+
+  it("finds ETH paid to a derived address in its block, to the last wei, and nothing else", async () => {
+    const wei = 1_234_567_890_123_456_789n; // beyond a double's 2^53: exactness shows
+    const hash = await wallet.sendTransaction({ to: derived[7] as Address, value: wei });
+    const receipt = await mined(hash);
+    const block = await readEvmBlock(node.client, Number(receipt.blockNumber));
+    expect(block.hash).toBe(receipt.blockHash);
+    expect(matchNativeTransfers(block, watched)).toEqual([
+      {
+        key: hash,
+        coin: "ETHEREUM",
+        txHash: hash,
+        to: derived[7].toLowerCase(),
+        units: wei,
+        blockNumber: Number(receipt.blockNumber),
+        blockHash: receipt.blockHash,
+      },
+    ]);
+
+    // Neither an unwatched recipient nor a zero-value call to a watched one is a payment.
+    for (const tx of [{ to: "0x000000000000000000000000000000000000dEaD", value: 5n }, { to: derived[8], value: 0n }]) {
+      const r = await mined(await wallet.sendTransaction({ to: tx.to as Address, value: tx.value }));
+      expect(matchNativeTransfers(await readEvmBlock(node.client, Number(r.blockNumber)), watched)).toEqual([]);
+    }
+  });
+
+  it("reads an ERC-20 contract's decimals", async () => {
+    expect(await readErc20Decimals(node.client, usd)).toBe(6);
+  });
+
+  it("finds a token transfer to a derived address through one logs call, in base units, as the configured coin", async () => {
+    const from = await node.client.getBlockNumber();
+    const units = 12_345_678n; // 12.345678 TUSD
+    await mined(await wallet.writeContract({ address: usd, abi: TEST_TOKEN_ABI, functionName: "mint", args: [wallet.account.address, 10n ** 12n] }));
+    const hash = await wallet.writeContract({ address: usd, abi: TEST_TOKEN_ABI, functionName: "transfer", args: [derived[3] as Address, units] });
+    const receipt = await mined(hash);
+    const to = await evmTipOf(node.client);
+
+    // Derived addresses are EIP-55 checksummed; the node and the filter take them as they are.
+    const logs = await readTransferLogs(node.client, { from: Number(from), to }, [usd], derived);
+    expect(logs).toHaveLength(1); // the mint paid the dev account, which is not watched
+    const tokens = tokenContracts([[usd, "ETH_USD_COIN"]]);
+    const [match] = matchTokenTransfers(logs, watched, tokens);
+    const logIndex = receipt.logs[0].logIndex;
+    expect(match).toEqual({
+      key: `${hash}:${logIndex}`,
+      coin: "ETH_USD_COIN",
+      txHash: hash,
+      to: derived[3].toLowerCase(),
+      units,
+      blockNumber: Number(receipt.blockNumber),
+      blockHash: receipt.blockHash,
+    });
+    tokenTransfer = { hash, height: Number(receipt.blockNumber), blockHash: receipt.blockHash };
+  });
+
+  it("ignores a Transfer to a watched address from a contract that is not configured", async () => {
+    const from = (await evmTipOf(node.client)) + 1; // the range is inclusive: start past the earlier transfer
+    const receipt = await mined(await wallet.writeContract({ address: fake, abi: TEST_TOKEN_ABI, functionName: "mint", args: [derived[5] as Address, 1_000_000n] }));
+    const range = { from, to: Number(receipt.blockNumber) };
+    // The node's own filter leaves it out when asked for the configured contracts only …
+    expect(await readTransferLogs(node.client, range, [usd], derived)).toEqual([]);
+    // … and matching refuses it even when handed the log: only the token's own contract is believed.
+    const logs = await readTransferLogs(node.client, range, [usd, fake], derived);
+    expect(logs.map((l) => l.contract.toLowerCase())).toEqual([fake.toLowerCase()]);
+    expect(matchTokenTransfers(logs, watched, tokenContracts([[usd, "ETH_USD_COIN"]]))).toEqual([]);
+    // Empty lists are "any" to a node, so they are answered without asking it.
+    expect(await readTransferLogs(node.client, range, [], derived)).toEqual([]);
+    expect(await readTransferLogs(node.client, range, [usd, fake], [])).toEqual([]);
+  });
+
+  it("keeps counting confirmations as blocks arrive (the client caches no block number)", async () => {
+    const confirmations = async () => (await evmTipOf(node.client)) - tokenTransfer.height + 1;
+    const before = await confirmations();
+    expect(before).toBeGreaterThanOrEqual(1);
+    await rpc("anvil_mine", ["0x5"]);
+    expect(await confirmations()).toBe(before + 5);
+    await rpc("anvil_mine", ["0x1"]);
+    expect(await confirmations()).toBe(before + 6);
+  });
+
+  it("sees a reorganisation: the block at the transfer's height changes and its log is gone", async () => {
+    const tip = await evmTipOf(node.client);
+    const depth = tip - tokenTransfer.height + 1; // replaces the transfer's block and all above it
+    await rpc("anvil_reorg", [depth, []]);
+    expect(await evmTipOf(node.client)).toBe(tip);
+    const block = await readEvmBlock(node.client, tokenTransfer.height);
+    expect(block.hash).not.toBe(tokenTransfer.blockHash);
+    expect(block.transactions.map((t) => t.hash)).not.toContain(tokenTransfer.hash);
+    const logs = await readTransferLogs(node.client, { from: tokenTransfer.height, to: tip }, [usd], derived);
+    expect(matchTokenTransfers(logs, watched, tokenContracts([[usd, "ETH_USD_COIN"]]))).toEqual([]);
+  });
+});
