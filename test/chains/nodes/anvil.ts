@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createRequire } from "node:module";
-import { createServer } from "node:net";
+import { freePort } from "./free-port";
 import path from "node:path";
 import { evmChainIdOf, evmClient, type EvmClient } from "@/lib/chains/rpc/evm-rpc";
 
@@ -28,17 +28,6 @@ function anvilBinary(): string {
   const pkg = `@foundry-rs/anvil-${process.platform}-${ARCH[process.arch] ?? process.arch}`;
   const manifest = createRequire(import.meta.url).resolve(`${pkg}/package.json`);
   return path.join(path.dirname(manifest), "bin", process.platform === "win32" ? "anvil.exe" : "anvil");
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export async function startAnvil(): Promise<Anvil> {

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, statSync } from "node:fs";
-import { createServer } from "node:net";
+import { freePort } from "./free-port";
 import os from "node:os";
 import path from "node:path";
 import { bitcoinRpc, type BitcoinRpc } from "@/lib/chains/rpc/bitcoin-rpc";
@@ -26,17 +26,6 @@ export function litecoindInstalled(): boolean {
     } catch {
       return false;
     }
-  });
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
   });
 }
 
