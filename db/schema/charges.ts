@@ -47,6 +47,8 @@ export const transfers = pgTable(
     amount: baseUnits("amount").notNull(),
     confirmations: integer("confirmations").notNull().default(0),
     blockNumber: text("block_number"),
+    /** The hash of the block it was seen in (real chains): compared with the node's to notice a reorganisation. */
+    blockHash: text("block_hash"),
     fromAddress: text("from_address"),
     toAddress: text("to_address").notNull(),
     dropped: boolean("dropped").notNull().default(false),

@@ -1,11 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toBaseUnits } from "@/lib/chains/amounts";
-import { TEST_EXTENDED_PUBLIC_KEYS, deriveAddressForCoin } from "@/lib/chains/derive";
+import { deriveAddressForCoin } from "@/lib/chains/derive";
 import { BitcoinRpcError, bitcoinRpc, chainNetOf, type DecimalText } from "@/lib/chains/rpc/bitcoin-rpc";
 import { matchOutputs, scriptPubKeyOf, spentOutpoints, type VerboseTx } from "@/lib/chains/bitcoin/scan";
-import { litecoindInstalled, startLitecoind, type Litecoind } from "./nodes/litecoind";
-import { createBase58check } from "@scure/base";
-import { sha256 } from "@noble/hashes/sha2.js";
+import { LITECOIN_REGTEST_TPUB as tpub, litecoindInstalled, startLitecoind, type Litecoind } from "./nodes/litecoind";
 
 /**
  * The Bitcoin-family JSON-RPC client against a real Litecoin Core node in regtest. Without
@@ -13,12 +11,6 @@ import { sha256 } from "@noble/hashes/sha2.js";
  * failure.
  */
 const run = litecoindInstalled() || process.env.CI === "true";
-const base58check = createBase58check(sha256);
-const tpub = (() => {
-  const bytes = base58check.decode(TEST_EXTENDED_PUBLIC_KEYS.LITECOIN);
-  new DataView(bytes.buffer, bytes.byteOffset, 4).setUint32(0, 0x043587cf, false);
-  return base58check.encode(bytes);
-})();
 
 describe.runIf(run)("Bitcoin-family JSON-RPC against Litecoin Core (regtest)", () => {
   let node: Litecoind;

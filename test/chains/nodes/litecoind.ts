@@ -3,6 +3,9 @@ import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { freePort } from "./free-port";
 import os from "node:os";
 import path from "node:path";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { createBase58check } from "@scure/base";
+import { TEST_EXTENDED_PUBLIC_KEYS } from "@/lib/chains/derive";
 import { bitcoinRpc, type BitcoinRpc } from "@/lib/chains/rpc/bitcoin-rpc";
 
 /**
@@ -83,3 +86,14 @@ export async function startLitecoind(): Promise<Litecoind> {
     },
   };
 }
+
+/**
+ * The test mnemonic's Litecoin account key (TEST_EXTENDED_PUBLIC_KEYS.LITECOIN) with the
+ * testnet version bytes (tpub), the form Litecoin Core takes on regtest.
+ */
+export const LITECOIN_REGTEST_TPUB = (() => {
+  const base58check = createBase58check(sha256);
+  const bytes = base58check.decode(TEST_EXTENDED_PUBLIC_KEYS.LITECOIN);
+  new DataView(bytes.buffer, bytes.byteOffset, 4).setUint32(0, 0x043587cf, false);
+  return base58check.encode(bytes);
+})();

@@ -1,0 +1,88 @@
+import { and, eq, gte, inArray, isNotNull, notInArray, or, sql } from "drizzle-orm";
+import type { Tx } from "../client";
+import { TERMINAL_STATUSES, type CoinName, type PaymentStatus } from "../domain";
+import { businesses, charges, payments, transfers } from "../schema";
+
+export type WatchedCharge = { paymentId: string; address: string; status: PaymentStatus };
+
+/**
+ * The deposit addresses a chain watcher matches blocks against for `coins`: live businesses'
+ * charges whose payment is still open, or closed since `lateSince` (money may still arrive
+ * after expiry and is recorded as late). One statement per tick, whatever their number.
+ */
+export async function watchedCharges(tx: Tx, coins: readonly CoinName[], lateSince: Date): Promise<WatchedCharge[]> {
+  return tx
+    .select({ paymentId: charges.paymentId, address: charges.address, status: payments.status })
+    .from(charges)
+    .innerJoin(payments, eq(payments.id, charges.paymentId))
+    .innerJoin(businesses, eq(businesses.id, payments.businessId))
+    .where(
+      and(
+        inArray(charges.coin, [...coins]),
+        eq(businesses.mode, "live"),
+        or(notInArray(payments.status, [...TERMINAL_STATUSES]), gte(payments.updatedAt, lateSince)),
+      ),
+    );
+}
+
+export type ChainTransfer = {
+  paymentId: string;
+  /** The transfer's identity on its chain: an outpoint (`txid:vout`) or `txHash[:logIndex]`. */
+  txId: string;
+  amount: bigint;
+  toAddress: string;
+  blockNumber: number | null;
+  blockHash: string | null;
+  confirmations: number;
+  late: boolean;
+  at: Date;
+};
+
+/**
+ * Records a transfer seen on a chain once per identity: seen again (in a block after the mempool,
+ * or in another block after a reorganisation) it takes the new block and is no longer dropped.
+ * Returns whether anything changed.
+ */
+export async function recordChainTransfer(tx: Tx, t: ChainTransfer): Promise<boolean> {
+  const block = { blockNumber: t.blockNumber === null ? null : String(t.blockNumber), blockHash: t.blockHash, confirmations: t.confirmations };
+  const rows = await tx
+    .insert(transfers)
+    .values({ paymentId: t.paymentId, txId: t.txId, amount: t.amount.toString(), toAddress: t.toAddress, late: t.late, seenAt: t.at, updatedAt: t.at, ...block })
+    .onConflictDoUpdate({
+      target: [transfers.paymentId, transfers.txId],
+      set: { ...block, dropped: false, updatedAt: t.at },
+      setWhere: sql`${transfers.blockHash} is distinct from ${t.blockHash} or ${transfers.dropped}`,
+    })
+    .returning({ id: transfers.id });
+  return rows.length > 0;
+}
+
+/**
+ * Sets the confirmations of live charges' transfers in blocks from the chain's tip (tip − height + 1)
+ * and returns the payments whose transfers changed, for the watcher to reconcile.
+ */
+export async function refreshConfirmations(tx: Tx, coins: readonly CoinName[], tip: number, at: Date): Promise<string[]> {
+  const depth = sql<number>`greatest(${tip} - ${transfers.blockNumber}::integer + 1, 0)`;
+  const rows = await tx
+    .update(transfers)
+    .set({ confirmations: depth, updatedAt: at })
+    .where(
+      and(
+        isNotNull(transfers.blockNumber),
+        eq(transfers.dropped, false),
+        sql`${transfers.confirmations} <> ${depth}`,
+        // Live businesses' only: the simulator's transfers have heights of their own.
+        inArray(
+          transfers.paymentId,
+          tx
+            .select({ id: charges.paymentId })
+            .from(charges)
+            .innerJoin(payments, eq(payments.id, charges.paymentId))
+            .innerJoin(businesses, eq(businesses.id, payments.businessId))
+            .where(and(inArray(charges.coin, [...coins]), eq(businesses.mode, "live"))),
+        ),
+      ),
+    )
+    .returning({ paymentId: transfers.paymentId });
+  return [...new Set(rows.map((r) => r.paymentId))];
+}

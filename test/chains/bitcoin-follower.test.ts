@@ -1,0 +1,95 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "@/db/client";
+import { listChainCursors } from "@/db/queries/chain-cursors";
+import { findCharge, listTransfers } from "@/db/queries/charges";
+import { charges, payments } from "@/db/schema";
+import { unitsToDecimal } from "@/lib/chains/amounts";
+import { deriveAddressForCoin, TEST_EXTENDED_PUBLIC_KEYS } from "@/lib/chains/derive";
+import { followBitcoinChain, type FollowOptions } from "@/lib/chains/watch/bitcoin-follower";
+import { selectCoin } from "@/lib/checkout/select";
+import { createPayment, newBusiness } from "../helpers";
+import { LITECOIN_REGTEST_TPUB as tpub, litecoindInstalled, startLitecoind, type Litecoind } from "./nodes/litecoind";
+
+/**
+ * The Bitcoin-family watcher following a real Litecoin Core node in regtest, deciding statuses
+ * with the same detection step as the simulator.
+ */
+const run = litecoindInstalled() || process.env.CI === "true";
+
+describe.runIf(run)("Bitcoin-family chain watcher (Litecoin Core, regtest)", () => {
+  let node: Litecoind;
+  let options: FollowOptions;
+  const mine = async (n: number) => node.rpc.call("generatetoaddress", [n, await node.wallet("miner").call<string>("getnewaddress")]);
+
+  beforeAll(async () => {
+    node = await startLitecoind();
+    await node.rpc.call("createwallet", ["miner"]);
+    await mine(101);
+    options = { chain: "LITECOIN", rpc: node.rpc, net: "regtest", owner: "instance-a", lateWindowMs: 7 * 86_400_000 };
+  }, 60_000);
+  afterAll(async () => node?.stop(), 30_000);
+
+  /**
+   * A live Litecoin payment with its charge. The checkout derives mainnet addresses until the
+   * service asks the node which network it serves (the next step of this work), so the charge's
+   * address is set to the same index's regtest address here.
+   */
+  async function livePayment() {
+    const db = await getDb();
+    const business = await newBusiness({ mode: "live", extendedPublicKeys: { LITECOIN: TEST_EXTENDED_PUBLIC_KEYS.LITECOIN } });
+    const { id } = await createPayment(business);
+    await selectCoin(db, id, "LITECOIN");
+    const charge = (await findCharge(db, id))!;
+    const address = deriveAddressForCoin("LITECOIN", tpub, charge.derivationIndex!, "regtest");
+    await db.update(charges).set({ address }).where(eq(charges.paymentId, id));
+    return { id, address, units: charge.quotedUnits, due: unitsToDecimal(BigInt(charge.quotedUnits), 8) };
+  }
+  const status = async (id: string) => (await (await getDb()).select().from(payments).where(eq(payments.id, id)))[0].status;
+
+  it("starts at the tip, then sees a payment in its block, counts confirmations and completes it", async () => {
+    const db = await getDb();
+    const start = await followBitcoinChain(db, options);
+    const tip = await node.rpc.call<number>("getblockcount");
+    expect(start).toMatchObject({ followed: true, to: tip });
+
+    const p = await livePayment();
+    const txid = await node.wallet("miner").call<string>("sendtoaddress", [p.address, p.due]);
+    expect(await followBitcoinChain(db, options)).toMatchObject({ followed: true, transfers: 0 }); // not in a block yet
+    const [hash] = await mine(1) as unknown as string[];
+    expect(await followBitcoinChain(db, options)).toMatchObject({ from: tip + 1, to: tip + 1, transfers: 1 });
+    const [transfer] = await listTransfers(db, p.id);
+    const tx = await node.rpc.call<{ vout: { n: number; scriptPubKey: { addresses?: string[] } }[] }>("getrawtransaction", [txid, true]);
+    const vout = tx.vout.find((o) => o.scriptPubKey.addresses?.[0] === p.address)!.n;
+    expect(transfer).toMatchObject({ txId: `${txid}:${vout}`, amount: p.units, blockNumber: String(tip + 1), blockHash: hash, confirmations: 1 });
+    expect(await status(p.id)).toBe("PENDING"); // LITECOIN needs 2 confirmations
+
+    await mine(1);
+    expect(await followBitcoinChain(db, options)).toMatchObject({ transfers: 0, reconciled: 1 });
+    expect((await listTransfers(db, p.id))[0].confirmations).toBe(2);
+    expect(await status(p.id)).toBe("COMPLETED");
+
+    // Money after the payment closed is recorded as late and changes nothing.
+    await node.wallet("miner").call("sendtoaddress", [p.address, "0.001"]);
+    await mine(1);
+    await followBitcoinChain(db, options);
+    const late = (await listTransfers(db, p.id)).filter((t) => t.late);
+    expect(late.map((t) => t.amount)).toEqual(["100000"]);
+    expect(await status(p.id)).toBe("COMPLETED");
+  }, 60_000);
+
+  it("catches up on every block mined while it was stopped, and leaves the chain to the lease's holder", async () => {
+    const db = await getDb();
+    await followBitcoinChain(db, options);
+    const p = await livePayment();
+    await node.wallet("miner").call("sendtoaddress", [p.address, p.due]);
+    await mine(30); // the watcher is not running
+    expect(await followBitcoinChain(db, { ...options, owner: "instance-b" })).toMatchObject({ followed: false });
+    const caught = await followBitcoinChain(db, options);
+    expect(caught).toMatchObject({ followed: true, transfers: 1, to: await node.rpc.call<number>("getblockcount") });
+    expect(await status(p.id)).toBe("COMPLETED");
+    const cursor = (await listChainCursors(db)).find((c) => c.chain === "LITECOIN")!;
+    expect(cursor).toMatchObject({ height: caught.to, network: "regtest", leaseOwner: "instance-a" });
+    expect(cursor.blockHash).toBe(await node.rpc.call<string>("getblockhash", [caught.to]));
+  }, 60_000);
+});
