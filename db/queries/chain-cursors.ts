@@ -1,6 +1,6 @@
 import { and, eq, gte, isNull, lt, or } from "drizzle-orm";
 import type { Tx } from "../client";
-import { chainCursors, type ChainCursorRow } from "../schema";
+import { chainCursors, type ChainCursorRow, type SeenBlock } from "../schema";
 
 /**
  * Takes or renews `chain`'s lease for `owner` until `now + ttlMs`, when nobody else holds an
@@ -38,7 +38,7 @@ export async function advanceChainCursor(
   tx: Tx,
   chain: string,
   owner: string,
-  cursor: { network: string; height: number; blockHash: string },
+  cursor: { network: string; height: number; blockHash: string; recent?: SeenBlock[] },
   now: Date,
 ): Promise<boolean> {
   const rows = await tx

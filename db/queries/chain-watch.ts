@@ -57,6 +57,36 @@ export async function recordChainTransfer(tx: Tx, t: ChainTransfer): Promise<boo
   return rows.length > 0;
 }
 
+/** Payments of live businesses' charges in `coins`: the simulator's transfers have heights of their own. */
+function liveChargePayments(tx: Tx, coins: readonly CoinName[]) {
+  return tx
+    .select({ id: charges.paymentId })
+    .from(charges)
+    .innerJoin(payments, eq(payments.id, charges.paymentId))
+    .innerJoin(businesses, eq(businesses.id, payments.businessId))
+    .where(and(inArray(charges.coin, [...coins]), eq(businesses.mode, "live")));
+}
+
+/**
+ * After a reorganisation: the coins' transfers in blocks above `height` (where the chains forked)
+ * are unconfirmed again, until the watcher finds them in the new chain's blocks (or drops them).
+ * Returns the payments touched.
+ */
+export async function unconfirmTransfersAbove(tx: Tx, coins: readonly CoinName[], height: number, at: Date): Promise<string[]> {
+  const rows = await tx
+    .update(transfers)
+    .set({ blockNumber: null, blockHash: null, confirmations: 0, updatedAt: at })
+    .where(
+      and(
+        isNotNull(transfers.blockNumber),
+        sql`${transfers.blockNumber}::integer > ${height}`,
+        inArray(transfers.paymentId, liveChargePayments(tx, coins)),
+      ),
+    )
+    .returning({ paymentId: transfers.paymentId });
+  return [...new Set(rows.map((r) => r.paymentId))];
+}
+
 /**
  * Sets the confirmations of live charges' transfers in blocks from the chain's tip (tip − height + 1)
  * and returns the payments whose transfers changed, for the watcher to reconcile.
@@ -71,16 +101,7 @@ export async function refreshConfirmations(tx: Tx, coins: readonly CoinName[], t
         isNotNull(transfers.blockNumber),
         eq(transfers.dropped, false),
         sql`${transfers.confirmations} <> ${depth}`,
-        // Live businesses' only: the simulator's transfers have heights of their own.
-        inArray(
-          transfers.paymentId,
-          tx
-            .select({ id: charges.paymentId })
-            .from(charges)
-            .innerJoin(payments, eq(payments.id, charges.paymentId))
-            .innerJoin(businesses, eq(businesses.id, payments.businessId))
-            .where(and(inArray(charges.coin, [...coins]), eq(businesses.mode, "live"))),
-        ),
+        inArray(transfers.paymentId, liveChargePayments(tx, coins)),
       ),
     )
     .returning({ paymentId: transfers.paymentId });

@@ -1,4 +1,7 @@
-import { integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+
+/** A block the watcher read: its height and hash. */
+export type SeenBlock = { height: number; hash: string };
 
 /**
  * How far each chain's watcher has read, and which service instance follows it. One row per
@@ -15,6 +18,11 @@ export const chainCursors = pgTable("chain_cursors", {
   /** The last block read; null before the first tick (the watcher then starts at the tip). */
   height: integer("height"),
   blockHash: text("block_hash"),
+  /**
+   * The last blocks read, newest last (at most RECENT_BLOCKS): after a reorganisation the newest
+   * of them still on the node's chain is where the two chains forked.
+   */
+  recent: jsonb("recent").$type<SeenBlock[]>().notNull().default([]),
   leaseOwner: text("lease_owner"),
   leaseUntil: timestamp("lease_until", { withTimezone: true, precision: 3 }),
   updatedAt: timestamp("updated_at", { withTimezone: true, precision: 3 }).notNull(),

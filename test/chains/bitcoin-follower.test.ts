@@ -55,8 +55,11 @@ describe.runIf(run)("Bitcoin-family chain watcher (Litecoin Core, regtest)", () 
 
     const p = await livePayment();
     const txid = await node.wallet("miner").call<string>("sendtoaddress", [p.address, p.due]);
-    expect(await followBitcoinChain(db, options)).toMatchObject({ followed: true, transfers: 0 }); // not in a block yet
-    const [hash] = await mine(1) as unknown as string[];
+    // In the mempool: seen, not confirmed.
+    expect(await followBitcoinChain(db, options)).toMatchObject({ followed: true, transfers: 1 });
+    expect(await listTransfers(db, p.id)).toMatchObject([{ confirmations: 0, blockNumber: null, blockHash: null }]);
+    expect(await status(p.id)).toBe("PENDING");
+    const [hash] = (await mine(1)) as unknown as string[];
     expect(await followBitcoinChain(db, options)).toMatchObject({ from: tip + 1, to: tip + 1, transfers: 1 });
     const [transfer] = await listTransfers(db, p.id);
     const tx = await node.rpc.call<{ vout: { n: number; scriptPubKey: { addresses?: string[] } }[] }>("getrawtransaction", [txid, true]);
@@ -75,6 +78,33 @@ describe.runIf(run)("Bitcoin-family chain watcher (Litecoin Core, regtest)", () 
     await followBitcoinChain(db, options);
     const late = (await listTransfers(db, p.id)).filter((t) => t.late);
     expect(late.map((t) => t.amount)).toEqual(["100000"]);
+    expect(await status(p.id)).toBe("COMPLETED");
+  }, 60_000);
+
+  it("after a reorganisation, unconfirms a transfer whose block left the chain and finds it again in its new block", async () => {
+    const db = await getDb();
+    const seenInMempool = new Set<string>();
+    const o = { ...options, seenInMempool };
+    await followBitcoinChain(db, o);
+    const p = await livePayment();
+    await node.wallet("miner").call("sendtoaddress", [p.address, p.due]);
+    const [first] = (await mine(1)) as unknown as string[];
+    await followBitcoinChain(db, o);
+    const height = (await listTransfers(db, p.id))[0].blockNumber;
+    expect(await listTransfers(db, p.id)).toMatchObject([{ blockHash: first, confirmations: 1 }]);
+    // The block is replaced: the transaction goes back to the node's mempool.
+    await node.rpc.call("invalidateblock", [first]);
+    const reorg = await followBitcoinChain(db, o);
+    expect(reorg.reorgedAt).toBe(Number(height) - 1);
+    expect(await listTransfers(db, p.id)).toMatchObject([{ blockNumber: null, blockHash: null, confirmations: 0 }]);
+    expect(await status(p.id)).toBe("PENDING");
+    const [second] = (await mine(1)) as unknown as string[];
+    expect(second).not.toBe(first);
+    await followBitcoinChain(db, o);
+    expect(await listTransfers(db, p.id)).toMatchObject([{ blockNumber: height, blockHash: second, confirmations: 1 }]);
+    expect(await status(p.id)).toBe("PENDING");
+    await mine(1);
+    await followBitcoinChain(db, o);
     expect(await status(p.id)).toBe("COMPLETED");
   }, 60_000);
 

@@ -1,6 +1,7 @@
 import type { Db } from "@/db/client";
 import { advanceChainCursor, claimChainLease } from "@/db/queries/chain-cursors";
-import { recordChainTransfer, refreshConfirmations, watchedCharges, type WatchedCharge } from "@/db/queries/chain-watch";
+import { recordChainTransfer, refreshConfirmations, unconfirmTransfersAbove, watchedCharges, type WatchedCharge } from "@/db/queries/chain-watch";
+import type { ChainCursorRow, SeenBlock } from "@/db/schema";
 import { inTransaction } from "@/db/transaction";
 import { isTerminal } from "@/lib/payments/transitions";
 import { matchOutputs, scriptPubKeyOf, type VerboseTx } from "../bitcoin/scan";
@@ -21,11 +22,24 @@ export type FollowOptions = {
   lateWindowMs: number;
   leaseMs?: number;
   now?: () => Date;
+  /** Mempool transactions already looked at by this instance (kept between ticks by the caller). */
+  seenInMempool?: Set<string>;
 };
 
-export type FollowResult = { followed: boolean; from: number | null; to: number | null; transfers: number; reconciled: number };
+export type FollowResult = {
+  followed: boolean;
+  from: number | null;
+  to: number | null;
+  transfers: number;
+  reconciled: number;
+  /** The height the chains forked at, when this tick found a reorganisation. */
+  reorgedAt?: number;
+};
 
-/** A script's own address and the payment it pays, for every watched charge (addresses derive one per charge). */
+/** Blocks remembered in the cursor: a reorganisation deeper than this is rescanned from the oldest one. */
+export const RECENT_BLOCKS = 100;
+
+/** Every watched charge by the script its address locks to (addresses derive one per charge). */
 async function watchSet(db: Db, chain: BitcoinChain, since: Date) {
   const byScript = new Map<string, WatchedCharge>();
   for (const c of await watchedCharges(db, [chain as CoinName], since)) {
@@ -39,57 +53,98 @@ async function watchSet(db: Db, chain: BitcoinChain, since: Date) {
 }
 
 /**
- * One tick of a Bitcoin-family chain's watcher: with the chain's lease, reads every block after
- * the cursor up to the node's tip (no cap: after any downtime it catches up), records each output
- * paying a watched charge once by its outpoint with the block's height and hash, moves the cursor
- * block by block, sets every transfer's confirmations from the tip and lets the detection step
- * (the one the simulator uses) decide each touched payment's status. On its first tick a chain
- * starts at the tip. Without the lease (another instance follows the chain) it does nothing.
+ * Where the node's chain and the blocks the watcher read part: the newest remembered block the
+ * node still has at its height. Null when none is (deeper than RECENT_BLOCKS, or a first tick).
+ */
+async function forkPoint(rpc: BitcoinRpc, cursor: ChainCursorRow, tip: number): Promise<SeenBlock | null | "same"> {
+  const recent = cursor.recent.length ? cursor.recent : [{ height: cursor.height!, hash: cursor.blockHash! }];
+  const top = recent[recent.length - 1];
+  if (top.height <= tip && (await rpc.call<string>("getblockhash", [top.height])) === top.hash) return "same";
+  for (let i = recent.length - 2; i >= 0; i--) {
+    const b = recent[i];
+    if (b.height <= tip && (await rpc.call<string>("getblockhash", [b.height])) === b.hash) return b;
+  }
+  return null;
+}
+
+/**
+ * One tick of a Bitcoin-family chain's watcher. With the chain's lease (another instance holding
+ * it: nothing to do) it
+ * 1. compares the last blocks it read with the node's; after a reorganisation, transfers in
+ *    blocks above the fork become unconfirmed and the blocks after the fork are read again;
+ * 2. reads every block after the cursor up to the node's tip (no cap: after any downtime it
+ *    catches up), recording each output that pays a watched charge once by its outpoint, with
+ *    the block's height and hash, and moving the cursor block by block;
+ * 3. looks at the mempool's new transactions: an output paying a watched charge is recorded
+ *    with no confirmation (the payment is seen: PENDING);
+ * 4. sets every transfer's confirmations from the tip, and lets the detection step the simulator
+ *    uses decide each touched payment's status.
+ * On a chain's first tick it starts at the tip.
  */
 export async function followBitcoinChain(db: Db, o: FollowOptions): Promise<FollowResult> {
   const now = o.now ?? (() => new Date());
-  const leaseMs = o.leaseMs ?? 30_000;
-  const idle: FollowResult = { followed: false, from: null, to: null, transfers: 0, reconciled: 0 };
-  const cursor = await claimChainLease(db, o.chain, o.net, o.owner, now(), leaseMs);
-  if (!cursor) return idle;
+  const result: FollowResult = { followed: false, from: null, to: null, transfers: 0, reconciled: 0 };
+  const cursor = await claimChainLease(db, o.chain, o.net, o.owner, now(), o.leaseMs ?? 30_000);
+  if (!cursor) return result;
   const tip = await o.rpc.call<number>("getblockcount");
+  const move = (height: number, hash: string, recent: SeenBlock[]) =>
+    advanceChainCursor(db, o.chain, o.owner, { network: o.net, height, blockHash: hash, recent: recent.slice(-RECENT_BLOCKS) }, now());
   if (cursor.height === null) {
     const hash = await o.rpc.call<string>("getblockhash", [tip]);
-    await advanceChainCursor(db, o.chain, o.owner, { network: o.net, height: tip, blockHash: hash }, now());
-    return { ...idle, followed: true, to: tip };
+    await move(tip, hash, [{ height: tip, hash }]);
+    return { ...result, followed: true, to: tip };
   }
   const touched = new Set<string>();
-  let recorded = 0;
+  let recent = cursor.recent.length ? cursor.recent : [{ height: cursor.height, hash: cursor.blockHash! }];
+  let from = cursor.height + 1;
+  const fork = await forkPoint(o.rpc, cursor, tip);
+  if (fork !== "same") {
+    const base = fork ?? { height: recent[0].height - 1, hash: "" };
+    console.warn(`[watcher ${o.chain}] the chain reorganised above height ${base.height}; reading its blocks again`);
+    for (const id of await inTransaction(db, (tx) => unconfirmTransfersAbove(tx, [o.chain], base.height, now()))) touched.add(id);
+    recent = recent.filter((b) => b.height <= base.height);
+    from = base.height + 1;
+    result.reorgedAt = base.height;
+  }
   const watched = await watchSet(db, o.chain, new Date(now().getTime() - o.lateWindowMs));
-  for (let height = cursor.height + 1; height <= tip; height++) {
-    const hash = await o.rpc.call<string>("getblockhash", [height]);
-    if (watched.size > 0) {
-      const block = await o.rpc.call<{ tx: VerboseTx[] }>("getblock", [hash, 2]);
-      for (const m of matchOutputs(block.tx, new Set(watched.keys()), o.chain)) {
-        const charge = watched.get(m.scriptPubKey)!;
-        const changed = await recordChainTransfer(db, {
-          paymentId: charge.paymentId,
-          txId: m.outpoint,
-          amount: m.units,
-          toAddress: charge.address,
-          blockNumber: height,
-          blockHash: hash,
-          confirmations: tip - height + 1,
-          late: isTerminal(charge.status),
-          at: now(),
-        });
-        if (changed) {
-          recorded++;
-          touched.add(charge.paymentId);
-        }
+  const scripts = new Set(watched.keys());
+  const record = async (txs: VerboseTx[], block: SeenBlock | null) => {
+    for (const m of matchOutputs(txs, scripts, o.chain)) {
+      const charge = watched.get(m.scriptPubKey)!;
+      const changed = await recordChainTransfer(db, {
+        paymentId: charge.paymentId,
+        txId: m.outpoint,
+        amount: m.units,
+        toAddress: charge.address,
+        blockNumber: block?.height ?? null,
+        blockHash: block?.hash ?? null,
+        confirmations: block ? tip - block.height + 1 : 0,
+        late: isTerminal(charge.status),
+        at: now(),
+      });
+      if (changed) {
+        result.transfers++;
+        touched.add(charge.paymentId);
       }
     }
+  };
+  for (let height = from; height <= tip; height++) {
+    const hash = await o.rpc.call<string>("getblockhash", [height]);
+    if (scripts.size > 0) await record((await o.rpc.call<{ tx: VerboseTx[] }>("getblock", [hash, 2])).tx, { height, hash });
+    recent.push({ height, hash });
     // Block by block: a tick cut short (a crash, a lost lease) resumes after the last block read.
-    if (!(await advanceChainCursor(db, o.chain, o.owner, { network: o.net, height, blockHash: hash }, now()))) {
-      return { followed: false, from: cursor.height + 1, to: height - 1, transfers: recorded, reconciled: 0 };
+    if (!(await move(height, hash, recent))) return { ...result, from, to: height - 1 };
+  }
+  if (scripts.size > 0) {
+    const seen = o.seenInMempool ?? new Set<string>();
+    for (const txid of await o.rpc.call<string[]>("getrawmempool")) {
+      if (seen.has(txid)) continue;
+      seen.add(txid);
+      const tx = await o.rpc.call<VerboseTx>("getrawtransaction", [txid, true]).catch(() => null); // mined or evicted meanwhile
+      if (tx) await record([tx], null);
     }
   }
   for (const id of await inTransaction(db, (tx) => refreshConfirmations(tx, [o.chain], tip, now()))) touched.add(id);
   for (const id of touched) await reconcilePayment(db, id, now());
-  return { followed: true, from: cursor.height + 1, to: tip, transfers: recorded, reconciled: touched.size };
+  return { ...result, followed: true, from, to: tip, reconciled: touched.size };
 }

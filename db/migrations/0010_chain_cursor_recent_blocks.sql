@@ -1,0 +1,1 @@
+ALTER TABLE "chain_cursors" ADD COLUMN "recent" jsonb DEFAULT '[]'::jsonb NOT NULL;
