@@ -1,4 +1,4 @@
-import { and, eq, gte, inArray, isNotNull, notInArray, or, sql } from "drizzle-orm";
+import { and, eq, gte, inArray, isNotNull, isNull, notInArray, or, sql } from "drizzle-orm";
 import type { Tx } from "../client";
 import { TERMINAL_STATUSES, type CoinName, type PaymentStatus } from "../domain";
 import { businesses, charges, payments, transfers } from "../schema";
@@ -106,4 +106,19 @@ export async function refreshConfirmations(tx: Tx, coins: readonly CoinName[], t
     )
     .returning({ paymentId: transfers.paymentId });
   return [...new Set(rows.map((r) => r.paymentId))];
+}
+
+export type UnconfirmedTransfer = { id: number; paymentId: string; txId: string; updatedAt: Date };
+
+/** The coins' live transfers in no block and not dropped: each is in the mempool, newly mined, or gone. */
+export async function unconfirmedTransfers(tx: Tx, coins: readonly CoinName[]): Promise<UnconfirmedTransfer[]> {
+  return tx
+    .select({ id: transfers.id, paymentId: transfers.paymentId, txId: transfers.txId, updatedAt: transfers.updatedAt })
+    .from(transfers)
+    .where(and(isNull(transfers.blockNumber), eq(transfers.dropped, false), inArray(transfers.paymentId, liveChargePayments(tx, coins))));
+}
+
+/** Marks transfers dropped: the money will not arrive (double-spent, or evicted and never mined). */
+export async function dropTransfers(tx: Tx, ids: number[], at: Date): Promise<void> {
+  if (ids.length) await tx.update(transfers).set({ dropped: true, confirmations: 0, updatedAt: at }).where(inArray(transfers.id, ids));
 }

@@ -1,6 +1,14 @@
 import type { Db } from "@/db/client";
 import { advanceChainCursor, claimChainLease } from "@/db/queries/chain-cursors";
-import { recordChainTransfer, refreshConfirmations, unconfirmTransfersAbove, watchedCharges, type WatchedCharge } from "@/db/queries/chain-watch";
+import {
+  dropTransfers,
+  recordChainTransfer,
+  refreshConfirmations,
+  unconfirmTransfersAbove,
+  unconfirmedTransfers,
+  watchedCharges,
+  type WatchedCharge,
+} from "@/db/queries/chain-watch";
 import type { ChainCursorRow, SeenBlock } from "@/db/schema";
 import { inTransaction } from "@/db/transaction";
 import { isTerminal } from "@/lib/payments/transitions";
@@ -24,6 +32,8 @@ export type FollowOptions = {
   now?: () => Date;
   /** Mempool transactions already looked at by this instance (kept between ticks by the caller). */
   seenInMempool?: Set<string>;
+  /** How long a transfer may be in neither a block nor the mempool before it is dropped (default 10 minutes). */
+  dropAfterMs?: number;
 };
 
 export type FollowResult = {
@@ -50,6 +60,40 @@ async function watchSet(db: Db, chain: BitcoinChain, since: Date) {
     }
   }
   return byScript;
+}
+
+/**
+ * Drops the transfers that are in no block and no longer in the node's mempool, once they have
+ * been recorded (or last changed) `dropAfterMs` ago: a double-spend (a conflicting transaction was mined,
+ * and the node evicted this one) or a transaction evicted and never mined. A node's wallet would
+ * silently forget such a payment; here its payment, left with nothing, fails. Returns the
+ * payments touched.
+ */
+async function dropVanished(db: Db, o: FollowOptions): Promise<string[]> {
+  const now = o.now?.() ?? new Date();
+  const gone: number[] = [];
+  const touched: string[] = [];
+  for (const t of await unconfirmedTransfers(db, [o.chain])) {
+    const txid = t.txId.split(":")[0];
+    const inMempool = await o.rpc.call("getmempoolentry", [txid]).then(
+      () => true,
+      () => false,
+    );
+    if (inMempool) continue;
+    // Mined since this tick's blocks were read: the next tick finds it in its block.
+    const mined = await o.rpc.call<{ blockhash?: string }>("getrawtransaction", [txid, true]).then(
+      (tx) => tx.blockhash !== undefined,
+      () => false,
+    );
+    if (mined || now.getTime() - t.updatedAt.getTime() < (o.dropAfterMs ?? 600_000)) continue;
+    gone.push(t.id);
+    touched.push(t.paymentId);
+  }
+  if (gone.length) {
+    console.warn(`[watcher ${o.chain}] dropped ${gone.length} transfer(s) in no block and no longer in the mempool`);
+    await dropTransfers(db, gone, now);
+  }
+  return touched;
 }
 
 /**
@@ -144,6 +188,7 @@ export async function followBitcoinChain(db: Db, o: FollowOptions): Promise<Foll
       if (tx) await record([tx], null);
     }
   }
+  for (const id of await dropVanished(db, o)) touched.add(id);
   for (const id of await inTransaction(db, (tx) => refreshConfirmations(tx, [o.chain], tip, now()))) touched.add(id);
   for (const id of touched) await reconcilePayment(db, id, now());
   return { ...result, followed: true, from, to: tip, reconciled: touched.size };
