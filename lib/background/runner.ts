@@ -1,6 +1,8 @@
 import type { Db } from "@/db/client";
 import { expireDuePayments } from "@/lib/payments/expiry";
 import { deliverDue } from "@/lib/webhooks/deliver";
+import { followConfiguredChains } from "@/lib/chains/watch/chains";
+import { config } from "@/lib/config";
 
 /** One pass of background work: idempotent service functions that claim what is due. */
 export type Job = { name: string; run: (db: Db, now: Date) => Promise<unknown> };
@@ -14,6 +16,8 @@ export const JOBS: Job[] = [
       while ((await deliverDue(db)) === 100);
     },
   },
+  // The configured chains' nodes (BITCOIN_RPC_URL, LITECOIN_RPC_URL, …), each every few seconds.
+  { name: "follow-chains", run: (db, now) => followConfiguredChains(db, config().chains, now) },
 ];
 
 const g = globalThis as unknown as { __paymentsRunner?: NodeJS.Timeout };

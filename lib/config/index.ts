@@ -10,6 +10,14 @@ import { DATABASE_ENV } from "@/db/settings";
  * and persists the secrets it needs in DATA_DIR so `npm start` works with nothing set;
  * production (NODE_ENV=production with DATABASE_URL) generates nothing.
  */
+/** A duration: a whole number of seconds, or with a unit s, m, h or d. */
+const DURATION = /^(\d+)\s*([smhd]?)$/;
+const UNIT_MS: Record<string, number> = { "": 1_000, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+function durationMs(text: string): number {
+  const [, n, unit] = DURATION.exec(text)!;
+  return Number(n) * UNIT_MS[unit];
+}
+
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
@@ -32,7 +40,17 @@ const envSchema = z.object({
       .refine((v) => devFlag(v) !== undefined || isHttpUrl(v), "must be 1, 0, true, false or the Dev Server's http(s) URL"),
   ),
   INNGEST_BASE_URL: optionalString(z.url({ protocol: /^https?$/, error: "must be an http(s) URL such as http://inngest:8288" })),
+  // Bitcoin Core-style JSON-RPC of each chain's node (credentials in the URL); unset: not watched.
+  BITCOIN_RPC_URL: rpcUrl("http://user:password@127.0.0.1:8332/"),
+  LITECOIN_RPC_URL: rpcUrl("http://user:password@127.0.0.1:9332/"),
+  BITCOIN_CASH_RPC_URL: rpcUrl("http://user:password@127.0.0.1:8332/"),
+  LATE_PAYMENT_WINDOW: optionalString(z.string().trim().regex(DURATION, "must be a duration such as 7d, 12h, 30m or 3600 (seconds)")).default("7d"),
 });
+
+
+function rpcUrl(example: string) {
+  return optionalString(z.url({ protocol: /^https?$/, error: `must be an http(s) URL such as ${example}` }));
+}
 
 /** An unset variable and an empty one mean the same (`INNGEST_DEV=` in a .env file). */
 function optionalString<T extends z.ZodType<string>>(schema: T) {
@@ -77,6 +95,11 @@ export type Config = {
     /** INNGEST_DEV is 1/true or a Dev Server URL. */
     dev: boolean;
     baseUrl: string | undefined;
+  };
+  /** The chains whose nodes the service follows (lib/chains/watch), and how long closed payments stay watched. */
+  chains: {
+    rpcUrls: Partial<Record<"BITCOIN" | "LITECOIN" | "BITCOIN_CASH", string>>;
+    latePaymentWindowMs: number;
   };
   /** Production deployments never generate secrets. */
   production: boolean;
@@ -149,6 +172,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       signingKey: e.INNGEST_SIGNING_KEY,
       dev: inngestDev,
       baseUrl: e.INNGEST_BASE_URL,
+    },
+    chains: {
+      rpcUrls: Object.fromEntries(
+        (
+          [
+            ["BITCOIN", e.BITCOIN_RPC_URL],
+            ["LITECOIN", e.LITECOIN_RPC_URL],
+            ["BITCOIN_CASH", e.BITCOIN_CASH_RPC_URL],
+          ] as const
+        ).filter(([, url]) => url !== undefined),
+      ),
+      latePaymentWindowMs: durationMs(e.LATE_PAYMENT_WINDOW),
     },
     production,
     generated: { adminToken: generatedAdmin },
