@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
@@ -27,7 +28,8 @@ describe.runIf(run)("Bitcoin-family chain watcher (Litecoin Core, regtest)", () 
     node = await startLitecoind();
     await node.rpc.call("createwallet", ["miner"]);
     await mine(101);
-    options = { chain: "LITECOIN", rpc: node.rpc, net: "regtest", owner: "instance-a", lateWindowMs: 7 * 86_400_000 };
+    // A cursor of its own: test files may share one PostgreSQL database.
+    options = { chain: "LITECOIN", cursor: `LITECOIN-${randomUUID()}`, rpc: node.rpc, net: "regtest", owner: "instance-a", lateWindowMs: 7 * 86_400_000 };
   }, 60_000);
   afterAll(async () => node?.stop(), 30_000);
 
@@ -143,7 +145,7 @@ describe.runIf(run)("Bitcoin-family chain watcher (Litecoin Core, regtest)", () 
     const caught = await followBitcoinChain(db, options);
     expect(caught).toMatchObject({ followed: true, transfers: 1, to: await node.rpc.call<number>("getblockcount") });
     expect(await status(p.id)).toBe("COMPLETED");
-    const cursor = (await listChainCursors(db)).find((c) => c.chain === "LITECOIN")!;
+    const cursor = (await listChainCursors(db)).find((c) => c.chain === options.cursor)!;
     expect(cursor).toMatchObject({ height: caught.to, network: "regtest", leaseOwner: "instance-a" });
     expect(cursor.blockHash).toBe(await node.rpc.call<string>("getblockhash", [caught.to]));
   }, 60_000);

@@ -26,6 +26,8 @@ export type FollowOptions = {
   net: ChainNet;
   /** This instance's name in the chain's lease. */
   owner: string;
+  /** The name of the chain's cursor and lease: the chain itself (tests that share a database name their own). */
+  cursor?: string;
   /** How long money is still watched for after a payment closed (LATE_PAYMENT_WINDOW). */
   lateWindowMs: number;
   leaseMs?: number;
@@ -128,11 +130,12 @@ async function forkPoint(rpc: BitcoinRpc, cursor: ChainCursorRow, tip: number): 
 export async function followBitcoinChain(db: Db, o: FollowOptions): Promise<FollowResult> {
   const now = o.now ?? (() => new Date());
   const result: FollowResult = { followed: false, from: null, to: null, transfers: 0, reconciled: 0 };
-  const cursor = await claimChainLease(db, o.chain, o.net, o.owner, now(), o.leaseMs ?? 30_000);
+  const key = o.cursor ?? o.chain;
+  const cursor = await claimChainLease(db, key, o.net, o.owner, now(), o.leaseMs ?? 30_000);
   if (!cursor) return result;
   const tip = await o.rpc.call<number>("getblockcount");
   const move = (height: number, hash: string, recent: SeenBlock[]) =>
-    advanceChainCursor(db, o.chain, o.owner, { network: o.net, height, blockHash: hash, recent: recent.slice(-RECENT_BLOCKS) }, now());
+    advanceChainCursor(db, key, o.owner, { network: o.net, height, blockHash: hash, recent: recent.slice(-RECENT_BLOCKS) }, now());
   if (cursor.height === null) {
     const hash = await o.rpc.call<string>("getblockhash", [tip]);
     await move(tip, hash, [{ height: tip, hash }]);
