@@ -6,23 +6,34 @@ import { businesses, charges, payments, transfers } from "../schema";
 export type WatchedCharge = { paymentId: string; address: string; status: PaymentStatus };
 
 /**
+ * Live businesses' charges in `coins` (the simulator's charges and transfers are test-mode's
+ * own), and with `lateSince` only those whose payment is open or closed since then.
+ */
+function liveCharges(coins: readonly CoinName[], lateSince?: Date) {
+  return and(
+    inArray(charges.coin, [...coins]),
+    eq(businesses.mode, "live"),
+    lateSince && or(notInArray(payments.status, [...TERMINAL_STATUSES]), gte(payments.updatedAt, lateSince)),
+  );
+}
+
+function chargesWithBusiness<T extends Parameters<Tx["select"]>[0]>(tx: Tx, fields: NonNullable<T>) {
+  return tx
+    .select(fields)
+    .from(charges)
+    .innerJoin(payments, eq(payments.id, charges.paymentId))
+    .innerJoin(businesses, eq(businesses.id, payments.businessId));
+}
+
+/**
  * The deposit addresses a chain watcher matches blocks against for `coins`: live businesses'
  * charges whose payment is still open, or closed since `lateSince` (money may still arrive
  * after expiry and is recorded as late). One statement per tick, whatever their number.
  */
 export async function watchedCharges(tx: Tx, coins: readonly CoinName[], lateSince: Date): Promise<WatchedCharge[]> {
-  return tx
-    .select({ paymentId: charges.paymentId, address: charges.address, status: payments.status })
-    .from(charges)
-    .innerJoin(payments, eq(payments.id, charges.paymentId))
-    .innerJoin(businesses, eq(businesses.id, payments.businessId))
-    .where(
-      and(
-        inArray(charges.coin, [...coins]),
-        eq(businesses.mode, "live"),
-        or(notInArray(payments.status, [...TERMINAL_STATUSES]), gte(payments.updatedAt, lateSince)),
-      ),
-    );
+  return chargesWithBusiness(tx, { paymentId: charges.paymentId, address: charges.address, status: payments.status }).where(
+    liveCharges(coins, lateSince),
+  );
 }
 
 export type ChainTransfer = {
@@ -57,14 +68,9 @@ export async function recordChainTransfer(tx: Tx, t: ChainTransfer): Promise<boo
   return rows.length > 0;
 }
 
-/** Payments of live businesses' charges in `coins`: the simulator's transfers have heights of their own. */
-function liveChargePayments(tx: Tx, coins: readonly CoinName[]) {
-  return tx
-    .select({ id: charges.paymentId })
-    .from(charges)
-    .innerJoin(payments, eq(payments.id, charges.paymentId))
-    .innerJoin(businesses, eq(businesses.id, payments.businessId))
-    .where(and(inArray(charges.coin, [...coins]), eq(businesses.mode, "live")));
+/** The payments of `liveCharges`, as a subquery. */
+function liveChargePayments(tx: Tx, coins: readonly CoinName[], lateSince?: Date) {
+  return chargesWithBusiness(tx, { id: charges.paymentId }).where(liveCharges(coins, lateSince));
 }
 
 /**
@@ -88,10 +94,13 @@ export async function unconfirmTransfersAbove(tx: Tx, coins: readonly CoinName[]
 }
 
 /**
- * Sets the confirmations of live charges' transfers in blocks from the chain's tip (tip − height + 1)
- * and returns the payments whose transfers changed, for the watcher to reconcile.
+ * Sets the confirmations of watched charges' transfers in blocks from the chain's tip
+ * (tip − height + 1) and returns the payments whose transfers changed, for the watcher to
+ * reconcile. Only the watched ones (open, or closed since `lateSince`): a closed payment's
+ * transfers keep the count they had, so a block costs the open payments, not every transfer
+ * ever recorded.
  */
-export async function refreshConfirmations(tx: Tx, coins: readonly CoinName[], tip: number, at: Date): Promise<string[]> {
+export async function refreshConfirmations(tx: Tx, coins: readonly CoinName[], tip: number, lateSince: Date, at: Date): Promise<string[]> {
   const depth = sql<number>`greatest(${tip} - ${transfers.blockNumber}::integer + 1, 0)`;
   const rows = await tx
     .update(transfers)
@@ -101,7 +110,7 @@ export async function refreshConfirmations(tx: Tx, coins: readonly CoinName[], t
         isNotNull(transfers.blockNumber),
         eq(transfers.dropped, false),
         sql`${transfers.confirmations} <> ${depth}`,
-        inArray(transfers.paymentId, liveChargePayments(tx, coins)),
+        inArray(transfers.paymentId, liveChargePayments(tx, coins, lateSince)),
       ),
     )
     .returning({ paymentId: transfers.paymentId });

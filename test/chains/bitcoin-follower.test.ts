@@ -82,6 +82,16 @@ describe.runIf(run)("Bitcoin-family chain watcher (Litecoin Core, regtest)", () 
     const late = (await listTransfers(db, p.id)).filter((t) => t.late);
     expect(late.map((t) => t.amount)).toEqual(["100000"]);
     expect(await status(p.id)).toBe("COMPLETED");
+
+    // Past the late-payment window a closed payment is no longer watched: its count stays.
+    const paid = async () => (await listTransfers(db, p.id)).find((t) => !t.late)!.confirmations;
+    const counted = await paid();
+    await mine(1);
+    await followBitcoinChain(db, { ...options, lateWindowMs: 0 });
+    expect(await paid()).toBe(counted);
+    await mine(1);
+    await followBitcoinChain(db, options);
+    expect(await paid()).toBe(counted + 2);
   }, 60_000);
 
   it("after a reorganisation, unconfirms a transfer whose block left the chain and finds it again in its new block", async () => {
@@ -100,6 +110,10 @@ describe.runIf(run)("Bitcoin-family chain watcher (Litecoin Core, regtest)", () 
     const reorg = await followBitcoinChain(db, o);
     expect(reorg.reorgedAt).toBe(Number(height) - 1);
     expect(await listTransfers(db, p.id)).toMatchObject([{ blockNumber: null, blockHash: null, confirmations: 0 }]);
+    // The cursor is back at the fork: the next tick, with no new block, finds nothing to undo.
+    const cursor = (await listChainCursors(db)).find((c) => c.chain === options.cursor)!;
+    expect(cursor).toMatchObject({ height: Number(height) - 1, blockHash: await node.rpc.call<string>("getblockhash", [Number(height) - 1]) });
+    expect((await followBitcoinChain(db, o)).reorgedAt).toBeUndefined();
     expect(await status(p.id)).toBe("PENDING");
     const [second] = (await mine(1)) as unknown as string[];
     expect(second).not.toBe(first);

@@ -1,4 +1,4 @@
-import { isLosslessNumber, parse as parseLosslessJson } from "lossless-json";
+import { parse as parseLosslessJson } from "lossless-json";
 import type { ChainNet } from "../derive";
 
 /**
@@ -31,20 +31,8 @@ export type BitcoinRpc = {
 };
 
 /** Numbers stay text; integers a double holds exactly (heights, confirmations, sizes) become numbers. */
-function reviveNumber(value: unknown): unknown {
-  if (!isLosslessNumber(value)) return value;
-  const text = value.toString();
+function parseNumber(text: string): number | DecimalText {
   return /^-?\d+$/.test(text) && Number.isSafeInteger(Number(text)) ? Number(text) : (text as DecimalText);
-}
-
-function revive(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(revive);
-  if (value !== null && typeof value === "object" && !isLosslessNumber(value)) {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = revive(v);
-    return out;
-  }
-  return reviveNumber(value);
 }
 
 export function bitcoinRpc(url: string, options: { timeoutMs?: number } = {}): BitcoinRpc {
@@ -79,12 +67,12 @@ export function bitcoinRpc(url: string, options: { timeoutMs?: number } = {}): B
       }
       let body: { result?: unknown; error?: { code: number; message: string } | null };
       try {
-        body = parseLosslessJson(text) as typeof body;
+        body = parseLosslessJson(text, null, parseNumber) as typeof body;
       } catch {
         throw new BitcoinRpcError(`${method}: the node at ${endpoint} answered HTTP ${response.status} without JSON`, 0);
       }
       if (body.error) throw new BitcoinRpcError(`${method}: ${body.error.message}`, Number(body.error.code));
-      return revive(body.result) as T;
+      return body.result as T;
     },
   };
 }

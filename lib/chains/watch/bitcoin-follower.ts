@@ -123,7 +123,7 @@ async function forkPoint(rpc: BitcoinRpc, cursor: ChainCursorRow, tip: number): 
  *    the block's height and hash, and moving the cursor block by block;
  * 3. looks at the mempool's new transactions: an output paying a watched charge is recorded
  *    with no confirmation (the payment is seen: PENDING);
- * 4. sets every transfer's confirmations from the tip, and lets the detection step the simulator
+ * 4. sets the watched transfers' confirmations from the tip, and lets the detection step the simulator
  *    uses decide each touched payment's status.
  * On a chain's first tick it starts at the tip.
  */
@@ -146,14 +146,19 @@ export async function followBitcoinChain(db: Db, o: FollowOptions): Promise<Foll
   let from = cursor.height + 1;
   const fork = await forkPoint(o.rpc, cursor, tip);
   if (fork !== "same") {
-    const base = fork ?? { height: recent[0].height - 1, hash: "" };
+    // Deeper than the remembered blocks: from below the oldest of them, as the node has it now.
+    const height = fork?.height ?? recent[0].height - 1;
+    const base = fork ?? { height, hash: await o.rpc.call<string>("getblockhash", [height]) };
     console.warn(`[watcher ${o.chain}] the chain reorganised above height ${base.height}; reading its blocks again`);
     for (const id of await inTransaction(db, (tx) => unconfirmTransfersAbove(tx, [o.chain], base.height, now()))) touched.add(id);
-    recent = recent.filter((b) => b.height <= base.height);
+    recent = [...recent.filter((b) => b.height < base.height), base];
+    // The cursor goes back to the fork at once: with no block above it yet, the next tick finds no reorganisation again.
+    if (!(await move(base.height, base.hash, recent))) return result;
     from = base.height + 1;
     result.reorgedAt = base.height;
   }
-  const watched = await watchSet(db, o.chain, new Date(now().getTime() - o.lateWindowMs));
+  const lateSince = new Date(now().getTime() - o.lateWindowMs);
+  const watched = await watchSet(db, o.chain, lateSince);
   const scripts = new Set(watched.keys());
   const record = async (txs: VerboseTx[], block: SeenBlock | null) => {
     for (const m of matchOutputs(txs, scripts, o.chain)) {
@@ -192,7 +197,7 @@ export async function followBitcoinChain(db: Db, o: FollowOptions): Promise<Foll
     }
   }
   for (const id of await dropVanished(db, o)) touched.add(id);
-  for (const id of await inTransaction(db, (tx) => refreshConfirmations(tx, [o.chain], tip, now()))) touched.add(id);
+  for (const id of await inTransaction(db, (tx) => refreshConfirmations(tx, [o.chain], tip, lateSince, now()))) touched.add(id);
   for (const id of touched) await reconcilePayment(db, id, now());
   return { ...result, followed: true, from, to: tip, reconciled: touched.size };
 }

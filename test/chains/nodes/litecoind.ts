@@ -1,5 +1,5 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
 import { freePort } from "./free-port";
 import os from "node:os";
 import path from "node:path";
@@ -23,13 +23,7 @@ export type Litecoind = {
 };
 
 export function litecoindInstalled(): boolean {
-  return (process.env.PATH ?? "").split(path.delimiter).some((dir) => {
-    try {
-      return statSync(path.join(dir, "litecoind")).isFile();
-    } catch {
-      return false;
-    }
-  });
+  return spawnSync("litecoind", ["-version"]).error === undefined;
 }
 
 export async function startLitecoind(): Promise<Litecoind> {
