@@ -5,7 +5,7 @@ import { anvil as anvilChain } from "viem/chains";
 import { TEST_EXTENDED_PUBLIC_KEYS, deriveAddressForCoin } from "@/lib/chains/derive";
 import { matchNativeTransfers, matchTokenTransfers, tokenContracts, watchedSet } from "@/lib/chains/evm/scan";
 import { evmChainIdOf, evmTipOf, readErc20Decimals, readEvmBlock, readTransferLogs } from "@/lib/chains/rpc/evm-rpc";
-import { TEST_TOKEN_ABI, TEST_TOKEN_BYTECODE } from "./fixtures/test-token";
+import { compileTestToken, TEST_TOKEN_ABI } from "./fixtures/compile-token";
 import { ANVIL_CHAIN_ID, ANVIL_DEV_KEY_0, startAnvil, type Anvil } from "./nodes/anvil";
 
 /**
@@ -36,7 +36,7 @@ describe("EVM JSON-RPC and matching against anvil", () => {
   }
 
   async function deployToken(name: string, symbol: string, decimals: number): Promise<Address> {
-    const hash = await wallet.deployContract({ abi: TEST_TOKEN_ABI, bytecode: TEST_TOKEN_BYTECODE, args: [name, symbol, decimals] });
+    const hash = await wallet.deployContract({ abi: TEST_TOKEN_ABI, bytecode: compileTestToken().bytecode, args: [name, symbol, decimals] });
     return (await mined(hash)).contractAddress!;
   }
 
