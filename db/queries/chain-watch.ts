@@ -3,7 +3,7 @@ import type { Tx } from "../client";
 import { TERMINAL_STATUSES, type CoinName, type PaymentStatus } from "../domain";
 import { businesses, charges, payments, transfers } from "../schema";
 
-export type WatchedCharge = { paymentId: string; address: string; status: PaymentStatus };
+export type WatchedCharge = { paymentId: string; address: string; coin: CoinName; status: PaymentStatus };
 
 /**
  * Live businesses' charges in `coins` (the simulator's charges and transfers are test-mode's
@@ -31,7 +31,9 @@ function chargesWithBusiness<T extends Parameters<Tx["select"]>[0]>(tx: Tx, fiel
  * after expiry and is recorded as late). One statement per tick, whatever their number.
  */
 export async function watchedCharges(tx: Tx, coins: readonly CoinName[], lateSince: Date): Promise<WatchedCharge[]> {
-  return chargesWithBusiness(tx, { paymentId: charges.paymentId, address: charges.address, status: payments.status }).where(
+  // The coin column holds only catalogue names (a charge is made for a coin the business offers), typed as such here.
+  const coin = sql<CoinName>`${charges.coin}`;
+  return chargesWithBusiness(tx, { paymentId: charges.paymentId, address: charges.address, coin, status: payments.status }).where(
     liveCharges(coins, lateSince),
   );
 }

@@ -1,12 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createWalletClient, http, type Address, type Hash } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
-import { anvil as anvilChain } from "viem/chains";
+import type { Address, Hash } from "viem";
 import { TEST_EXTENDED_PUBLIC_KEYS, deriveAddressForCoin } from "@/lib/chains/derive";
 import { matchNativeTransfers, matchTokenTransfers, tokenContracts, watchedSet } from "@/lib/chains/evm/scan";
 import { evmChainIdOf, evmTipOf, readErc20Decimals, readEvmBlock, readTransferLogs } from "@/lib/chains/rpc/evm-rpc";
-import { compileTestToken, TEST_TOKEN_ABI } from "./fixtures/compile-token";
-import { ANVIL_CHAIN_ID, ANVIL_DEV_KEY_0, startAnvil, type Anvil } from "./nodes/anvil";
+import { ANVIL_CHAIN_ID, startAnvil, type Anvil } from "./nodes/anvil";
+import { anvilWallet } from "./nodes/anvil-wallet";
 
 /**
  * The EVM reading and matching against a real anvil: native ETH found in a block, ERC-20
@@ -19,36 +17,16 @@ const watched = watchedSet(derived);
 
 describe("EVM JSON-RPC and matching against anvil", () => {
   let node: Anvil;
-  let wallet: ReturnType<typeof makeWallet>;
+  let anvil: ReturnType<typeof anvilWallet>;
   let usd: Address; // the configured token (6 decimals)
   let fake: Address; // a second token nobody configured
   let tokenTransfer: { hash: Hash; height: number; blockHash: string };
 
-  function makeWallet(url: string) {
-    return createWalletClient({ account: privateKeyToAccount(ANVIL_DEV_KEY_0), chain: anvilChain, transport: http(url) });
-  }
-
-  /** Anvil mines each transaction into its own block as it arrives; this reads that block back. */
-  async function mined(hash: Hash) {
-    const receipt = await node.client.waitForTransactionReceipt({ hash, pollingInterval: 20 });
-    expect(receipt.status).toBe("success");
-    return receipt;
-  }
-
-  async function deployToken(name: string, symbol: string, decimals: number): Promise<Address> {
-    const hash = await wallet.deployContract({ abi: TEST_TOKEN_ABI, bytecode: compileTestToken().bytecode, args: [name, symbol, decimals] });
-    return (await mined(hash)).contractAddress!;
-  }
-
-  async function rpc(method: string, params: unknown[]): Promise<unknown> {
-    return node.client.request({ method, params } as never);
-  }
-
   beforeAll(async () => {
     node = await startAnvil();
-    wallet = makeWallet(node.url);
-    usd = await deployToken("Test USD", "TUSD", 6);
-    fake = await deployToken("Fake USD", "FUSD", 6);
+    anvil = anvilWallet(node);
+    usd = await anvil.deployToken("Test USD", "TUSD", 6);
+    fake = await anvil.deployToken("Fake USD", "FUSD", 6);
   }, 60_000);
   afterAll(async () => node?.stop(), 30_000);
 
@@ -58,8 +36,8 @@ describe("EVM JSON-RPC and matching against anvil", () => {
 
   it("finds ETH paid to a derived address in its block, to the last wei, and nothing else", async () => {
     const wei = 1_234_567_890_123_456_789n; // beyond a double's 2^53: exactness shows
-    const hash = await wallet.sendTransaction({ to: derived[7] as Address, value: wei });
-    const receipt = await mined(hash);
+    const receipt = await anvil.pay(derived[7] as Address, wei);
+    const hash = receipt.transactionHash;
     const block = await readEvmBlock(node.client, Number(receipt.blockNumber));
     expect(block.hash).toBe(receipt.blockHash);
     expect(matchNativeTransfers(block, watched)).toEqual([
@@ -76,7 +54,7 @@ describe("EVM JSON-RPC and matching against anvil", () => {
 
     // Neither an unwatched recipient nor a zero-value call to a watched one is a payment.
     for (const tx of [{ to: "0x000000000000000000000000000000000000dEaD", value: 5n }, { to: derived[8], value: 0n }]) {
-      const r = await mined(await wallet.sendTransaction({ to: tx.to as Address, value: tx.value }));
+      const r = await anvil.pay(tx.to as Address, tx.value);
       expect(matchNativeTransfers(await readEvmBlock(node.client, Number(r.blockNumber)), watched)).toEqual([]);
     }
   });
@@ -88,9 +66,9 @@ describe("EVM JSON-RPC and matching against anvil", () => {
   it("finds a token transfer to a derived address through one logs call, in base units, as the configured coin", async () => {
     const from = await node.client.getBlockNumber();
     const units = 12_345_678n; // 12.345678 TUSD
-    await mined(await wallet.writeContract({ address: usd, abi: TEST_TOKEN_ABI, functionName: "mint", args: [wallet.account.address, 10n ** 12n] }));
-    const hash = await wallet.writeContract({ address: usd, abi: TEST_TOKEN_ABI, functionName: "transfer", args: [derived[3] as Address, units] });
-    const receipt = await mined(hash);
+    await anvil.mint(usd, anvil.wallet.account.address, 10n ** 12n);
+    const receipt = await anvil.payToken(usd, derived[3] as Address, units);
+    const hash = receipt.transactionHash;
     const to = await evmTipOf(node.client);
 
     // Derived addresses are EIP-55 checksummed; the node and the filter take them as they are.
@@ -113,7 +91,7 @@ describe("EVM JSON-RPC and matching against anvil", () => {
 
   it("ignores a Transfer to a watched address from a contract that is not configured", async () => {
     const from = (await evmTipOf(node.client)) + 1; // the range is inclusive: start past the earlier transfer
-    const receipt = await mined(await wallet.writeContract({ address: fake, abi: TEST_TOKEN_ABI, functionName: "mint", args: [derived[5] as Address, 1_000_000n] }));
+    const receipt = await anvil.mint(fake, derived[5] as Address, 1_000_000n);
     const range = { from, to: Number(receipt.blockNumber) };
     // The node's own filter leaves it out when asked for the configured contracts only …
     expect(await readTransferLogs(node.client, range, [usd], derived)).toEqual([]);
@@ -130,16 +108,16 @@ describe("EVM JSON-RPC and matching against anvil", () => {
     const confirmations = async () => (await evmTipOf(node.client)) - tokenTransfer.height + 1;
     const before = await confirmations();
     expect(before).toBeGreaterThanOrEqual(1);
-    await rpc("anvil_mine", ["0x5"]);
+    await anvil.rpc("anvil_mine", ["0x5"]);
     expect(await confirmations()).toBe(before + 5);
-    await rpc("anvil_mine", ["0x1"]);
+    await anvil.rpc("anvil_mine", ["0x1"]);
     expect(await confirmations()).toBe(before + 6);
   });
 
   it("sees a reorganisation: the block at the transfer's height changes and its log is gone", async () => {
     const tip = await evmTipOf(node.client);
     const depth = tip - tokenTransfer.height + 1; // replaces the transfer's block and all above it
-    await rpc("anvil_reorg", [depth, []]);
+    await anvil.rpc("anvil_reorg", [depth, []]);
     expect(await evmTipOf(node.client)).toBe(tip);
     const block = await readEvmBlock(node.client, tokenTransfer.height);
     expect(block.hash).not.toBe(tokenTransfer.blockHash);
