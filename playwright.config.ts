@@ -1,7 +1,10 @@
 import { defineConfig, devices } from "@playwright/test";
+import { e2eLitecoinNode } from "./e2e/litecoin-node";
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 export const E2E_ADMIN_TOKEN = "adm_e2e_token_for_playwright_only";
+/** The regtest litecoind the server follows (started by e2e/global-setup.ts), or null without litecoind. */
+const litecoin = e2eLitecoinNode();
 
 /** The server runs the embedded default (PGlite), whatever DATABASE_URL the test shell has. */
 function serverEnv(): Record<string, string> {
@@ -41,6 +44,8 @@ export default defineConfig({
     },
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
+  // Runs after the webServer is up; returns the teardown that stops the node.
+  globalSetup: "./e2e/global-setup.ts",
   webServer: {
     command: "rm -rf .e2e-data && npx next build && node scripts/server.mjs",
     url: `http://localhost:${PORT}/`,
@@ -56,6 +61,9 @@ export default defineConfig({
       PORT: String(PORT),
       PUBLIC_BASE_URL: `http://localhost:${PORT}`,
       ADMIN_TOKEN: E2E_ADMIN_TOKEN,
+      // Live businesses' webhooks may go to the tests' receivers on 127.0.0.1 over http.
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
+      ...(litecoin ? { LITECOIN_RPC_URL: litecoin.url } : {}),
     },
   },
 });
