@@ -4,6 +4,8 @@ import { eq } from "drizzle-orm";
 import { decodeJwt, decodeProtectedHeader } from "jose";
 import { getDb } from "@/db/client";
 import { businesses } from "@/db/schema";
+import { selectCoin } from "@/lib/checkout/select";
+import { checkoutView } from "@/lib/checkout/view";
 import { adminToken, createPayment, json, newBusiness, paymentsPath, request } from "./helpers";
 
 /** Design §4: the operator's admin API under /admin/v1, authorised by the admin token. */
@@ -134,8 +136,33 @@ describe("POST /admin/v1/businesses", () => {
     expect(data.mode).toBe("live");
     expect(data.enabledCoins).toContain("BITCOIN");
     expect(data.enabledCoins).toContain("ETHEREUM");
-    expect(data.enabledCoins).toContain("TRX_TETHER");
-    for (const coin of ["MONERO", "TON", "SOLANA", "SOL_TETHER", "SOL_USD_COIN"]) expect(data.enabledCoins).not.toContain(coin);
+    expect(data.enabledCoins).toContain("ETH_TETHER");
+    expect(data.enabledCoins).toContain("CONTRACT_ERC20_USDC");
+    // Chains with no watcher are never offered live (README, "Real chains").
+    for (const coin of ["MONERO", "TON", "SOLANA", "SOL_TETHER", "SOL_USD_COIN", "TRON", "TRX_TETHER", "CONTRACT_TRC20_USDT"]) {
+      expect(data.enabledCoins).not.toContain(coin);
+    }
+    const tron = await admin("POST", "/businesses", { name: "Live", mode: "live", enabledCoins: ["BITCOIN", "TRON"] });
+    expect((await invalid(tron, "enabledCoins")).detail).toMatch(/TRON cannot be paid to a live business.*no watcher/);
+  });
+
+  it("takes a confirmation policy per coin, used by the coins chosen after it", async () => {
+    const data = await ok(await admin("POST", "/businesses", { name: "Careful", confirmations: { BITCOIN: 3, ETHEREUM: 20 } }), 201);
+    expect(data.confirmations).toEqual({ BITCOIN: 3, ETHEREUM: 20 });
+    const b = { businessId: data.businessId, apiKey: data.apiKey };
+    const { id } = await createPayment(b);
+    const db = await getDb();
+    await selectCoin(db, id, "BITCOIN");
+    expect((await checkoutView(db, id))!.charge!.requiredConfirmations).toBe(3);
+    // Coins not named keep their default; a PATCH replaces the whole policy.
+    const other = await createPayment(b);
+    await selectCoin(db, other.id, "LITECOIN");
+    expect((await checkoutView(db, other.id))!.charge!.requiredConfirmations).toBe(2);
+    const patched = await ok(await admin("PATCH", `/businesses/${data.businessId}`, { confirmations: {} }));
+    expect(patched.confirmations).toEqual({});
+    await invalid(await admin("POST", "/businesses", { name: "X", confirmations: { BITCOIN: 0 } }), "confirmations.BITCOIN");
+    await invalid(await admin("POST", "/businesses", { name: "X", confirmations: { BITCOIN: 2.5 } }), "confirmations.BITCOIN");
+    await invalid(await admin("POST", "/businesses", { name: "X", confirmations: { DOGECOIN: 2 } }), "confirmations.DOGECOIN");
   });
 
   it("creates a sub-business under a parent", async () => {

@@ -1,4 +1,6 @@
 import { expect } from "vitest";
+import { chainCursors } from "@/db/schema";
+import { coinsOfChain, tokenContractsOn } from "@/lib/chains/live-coins";
 import { getDb } from "@/db/client";
 import { createBusiness } from "@/lib/admin/businesses";
 import { TEST_EXTENDED_PUBLIC_KEYS } from "@/lib/chains/derive";
@@ -16,6 +18,7 @@ import * as adminKeys from "@/app/admin/v1/businesses/[businessId]/api-keys/rout
 import * as adminKey from "@/app/admin/v1/businesses/[businessId]/api-keys/[keyId]/route";
 import * as adminRotate from "@/app/admin/v1/businesses/[businessId]/webhook-secret/rotate/route";
 import * as adminDeliveries from "@/app/admin/v1/businesses/[businessId]/webhook-deliveries/route";
+import * as adminChains from "@/app/admin/v1/chains/route";
 import * as adminRedeliver from "@/app/admin/v1/businesses/[businessId]/webhook-deliveries/[deliveryId]/redeliver/route";
 import * as adminUnknown from "@/app/admin/v1/[[...path]]/route";
 
@@ -37,6 +40,7 @@ const ROUTES: [RegExp, string[], RouteModule][] = [
   [/^\/admin\/v1\/businesses\/([^/]+)\/webhook-secret\/rotate$/, ["businessId"], adminRotate],
   [/^\/admin\/v1\/businesses\/([^/]+)\/webhook-deliveries$/, ["businessId"], adminDeliveries],
   [/^\/admin\/v1\/businesses\/([^/]+)\/webhook-deliveries\/([^/]+)\/redeliver$/, ["businessId", "deliveryId"], adminRedeliver],
+  [/^\/admin\/v1\/chains$/, [], adminChains],
   [/^\/v1\/(.+)$/, ["path"], v1Unknown],
   [/^\/admin\/v1\/(.+)$/, ["path"], adminUnknown],
 ];
@@ -81,10 +85,15 @@ export function adminToken(): string {
 }
 
 let seq = 0;
-/** A business; a live one gets the public test keys as its address source unless told otherwise. */
+/**
+ * A business; a live one gets the public test keys as its address source unless told otherwise:
+ * the mainnet BITCOIN, ETHEREUM and TRON ones. LITECOIN and BITCOIN_CASH are the chains tests
+ * follow on real regtest nodes, whose network a mainnet key would not fit (test/setup.ts).
+ */
 export async function newBusiness(input: Partial<CreateBusinessInput> = {}) {
   const db = await getDb();
-  const keys = input.mode === "live" ? { extendedPublicKeys: TEST_EXTENDED_PUBLIC_KEYS } : {};
+  const { BITCOIN, ETHEREUM, TRON } = TEST_EXTENDED_PUBLIC_KEYS;
+  const keys = input.mode === "live" ? { extendedPublicKeys: { BITCOIN, ETHEREUM, TRON } } : {};
   return createBusiness(db, { name: `Business ${++seq}`, mode: "test", ...keys, ...input });
 }
 
@@ -133,4 +142,28 @@ export async function expectProblem(
     }
   }
   return body;
+}
+
+/**
+ * What a chain's watcher writes after a successful tick, without a node: the chain is healthy on
+ * `network` and its coins are offered to live businesses. For tests of offering and deriving;
+ * the watcher itself is tested against real nodes (test/chains). Rows are per chain and the
+ * database may be shared by test files, so each chain is always marked the same way: BITCOIN
+ * and ETHEREUM on mainnet, LITECOIN on regtest, as the test that follows a real regtest
+ * litecoind writes it (test/chains/watch-chains.test.ts).
+ */
+export async function chainFollowed(
+  chain: "BITCOIN" | "ETHEREUM" | "LITECOIN",
+  o: { network?: "main" | "test" | "regtest"; chainId?: number } = {},
+) {
+  const db = await getDb();
+  const now = new Date();
+  const chainId = chain === "ETHEREUM" ? (o.chainId ?? 1) : null;
+  const tokens = chain === "ETHEREUM" ? tokenContractsOn(chainId!, {}) : {};
+  const health = { network: o.network ?? "main", chainId, coins: coinsOfChain(chain, tokens), tickedAt: now };
+  // A cursor a real follower in another test file moves is left where it is: only its health is refreshed.
+  await db
+    .insert(chainCursors)
+    .values({ chain, ...health, height: 1, blockHash: "00", tip: 1, tipChangedAt: now, updatedAt: now })
+    .onConflictDoUpdate({ target: chainCursors.chain, set: health });
 }

@@ -1,5 +1,3 @@
-import { toBaseUnits } from "@/lib/chains/amounts";
-import { paymentUri } from "@/lib/chains/payment-uri";
 import type { CheckoutView } from "@/lib/checkout/view";
 import { CoinPicker } from "./coin-picker";
 import { ConfirmationProgress } from "./confirmation-progress";
@@ -9,9 +7,18 @@ import { RedirectNotice } from "./redirect-notice";
 
 type Charge = NonNullable<CheckoutView["charge"]>;
 
-/** The wallet URI for what is still due after a partial payment (the view's `uri` is for the full quote). */
-function dueUri(charge: Charge): string {
-  return paymentUri(charge.coin, charge.address, toBaseUnits(charge.coin, charge.due));
+/** Money that arrived after the payment closed: recorded on the payment, never applied to it. */
+function LateNotice({ charge, status }: { charge: Charge | null; status: CheckoutView["status"] }) {
+  if (!charge?.late) return null;
+  const when = status === "EXPIRED" ? "after expiry" : "after this payment closed";
+  return (
+    <p role="note" className="rounded-xl bg-amber-50 px-4 py-3 text-sm text-amber-900 ring-1 ring-amber-200">
+      <strong className="font-semibold">
+        {charge.late} {charge.symbol} received {when}.
+      </strong>{" "}
+      It is recorded with this payment but does not change it; contact the merchant about a refund.
+    </p>
+  );
 }
 
 function Instructions({ charge, remaining }: { charge: Charge; remaining: boolean }) {
@@ -21,7 +28,7 @@ function Instructions({ charge, remaining }: { charge: Charge; remaining: boolea
       symbol={charge.symbol}
       amount={remaining ? charge.due : charge.amount}
       address={charge.address}
-      uri={remaining ? dueUri(charge) : charge.uri}
+      uri={charge.uri}
       heading={remaining ? `Send the remaining ${charge.symbol} to complete your payment` : `Send exactly this amount of ${charge.name}`}
     />
   );
@@ -91,6 +98,7 @@ export function CheckoutBody({ view }: { view: CheckoutView }) {
     case "COMPLETED":
       return (
         <div className="space-y-4">
+          <LateNotice charge={c} status={view.status} />
           <PaymentSummary view={view} />
           {view.redirectUrl ? <RedirectNotice redirectUrl={view.redirectUrl} /> : null}
         </div>
@@ -100,6 +108,7 @@ export function CheckoutBody({ view }: { view: CheckoutView }) {
     case "FAILED":
       return (
         <div className="space-y-4">
+          <LateNotice charge={c} status={view.status} />
           <PaymentSummary view={view} />
           {view.redirectUrl ? (
             <p className="text-center">

@@ -18,6 +18,8 @@ export const businesses = pgTable(
     webhookSecret: text("webhook_secret").notNull(),
     /** Account-level extended public keys per network (live businesses' deposit-address source). */
     extendedPublicKeys: jsonb("extended_public_keys").$type<Partial<Record<string, string>>>().notNull().default({}),
+    /** Confirmations per coin that replace the coin's default (a speed policy, as BTCPay's); coins not named keep theirs. */
+    confirmations: jsonb("confirmations").$type<Partial<Record<string, number>>>().notNull().default({}),
     createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },

@@ -13,8 +13,10 @@ export type SeenBlock = { height: number; hash: string };
  */
 export const chainCursors = pgTable("chain_cursors", {
   chain: text("chain").primaryKey(),
-  /** The network the node reported when the cursor was written: main, test or regtest, or an EVM chain id. */
+  /** The network the node reported: main, test or regtest (an EVM chain id maps to one of them). */
   network: text("network").notNull(),
+  /** An EVM node's chain id (eth_chainId); null for the Bitcoin family. */
+  chainId: integer("chain_id"),
   /** The last block read; null before the first tick (the watcher then starts at the tip). */
   height: integer("height"),
   blockHash: text("block_hash"),
@@ -25,6 +27,16 @@ export const chainCursors = pgTable("chain_cursors", {
   recent: jsonb("recent").$type<SeenBlock[]>().notNull().default([]),
   leaseOwner: text("lease_owner"),
   leaseUntil: timestamp("lease_until", { withTimezone: true, precision: 3 }),
+  /** The node's tip at the last successful tick, and when it last changed (a chain that stops advancing is stalled). */
+  tip: integer("tip"),
+  /** The coins the chain serves on the node's network (ETHEREUM: Ether and the tokens whose contracts passed their checks). */
+  coins: text("coins").array(),
+  tipChangedAt: timestamp("tip_changed_at", { withTimezone: true, precision: 3 }),
+  /** The follower's last successful tick. */
+  tickedAt: timestamp("ticked_at", { withTimezone: true, precision: 3 }),
+  /** The follower's last failure (node down, wrong credentials, a refused token contract), kept after it recovers. */
+  lastError: text("last_error"),
+  lastErrorAt: timestamp("last_error_at", { withTimezone: true, precision: 3 }),
   updatedAt: timestamp("updated_at", { withTimezone: true, precision: 3 }).notNull(),
 });
 

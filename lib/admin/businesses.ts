@@ -4,7 +4,12 @@ import { listApiKeys, revokeApiKey } from "@/db/queries/api-keys";
 import { findBusiness, insertBusiness, updateBusiness } from "@/db/queries/businesses";
 import type { Business } from "@/db/schema";
 import { issueApiKey } from "@/lib/auth/api-keys";
-import { defaultEnabledCoins, type CoinName } from "@/lib/chains/coins";
+import type { CoinName } from "@/lib/chains/coins";
+import { defaultEnabledCoins } from "@/lib/chains/live-coins";
+import { chainsHealth } from "@/lib/chains/chain-health";
+import type { KeyFamily } from "@/lib/chains/derive";
+import { keyProblem } from "./schemas";
+import { config } from "@/lib/config";
 import { invalidField, notFound } from "@/lib/http/errors";
 import { liveUrlProblem } from "@/lib/webhooks/url-safety";
 import type { CreateApiKeyInput, CreateBusinessInput, PatchBusinessInput } from "./schemas";
@@ -27,6 +32,7 @@ export function businessSettings(b: Business) {
     underpaymentTolerancePercent: Number(b.underpaymentTolerancePercent),
     parentBusinessId: b.parentBusinessId,
     extendedPublicKeys: b.extendedPublicKeys,
+    confirmations: b.confirmations,
     createdAt: b.createdAt.toISOString(),
   };
 }
@@ -34,12 +40,30 @@ export function businessSettings(b: Business) {
 /** D7: rules a setting must meet for the business's mode. */
 function checkModeRules(mode: "test" | "live", webhookUrl: string | null | undefined, coins: string[] | undefined) {
   if (mode !== "live") return;
-  const problem = webhookUrl ? liveUrlProblem(webhookUrl) : null;
+  const problem = webhookUrl && !config().webhookPrivateTargets ? liveUrlProblem(webhookUrl) : null;
   if (problem) throw invalidField("webhookUrl", problem);
   const servable = new Set<string>(defaultEnabledCoins("live"));
   const bad = coins?.filter((c) => !servable.has(c)) ?? [];
   if (bad.length) {
-    throw invalidField("enabledCoins", `${bad.join(", ")} cannot be paid to a live business (no deposit-address source for its network)`);
+    throw invalidField(
+      "enabledCoins",
+      `${bad.join(", ")} cannot be paid to a live business: only coins of a chain the service watches can (${[...servable].join(", ")}); TRON, Solana, Monero and TON have no watcher yet`,
+    );
+  }
+}
+
+/**
+ * Each key against the network its chain's node serves (known once the watcher has asked the
+ * node): a mainnet key for a regtest node, or the reverse, derives addresses nobody can pay.
+ */
+async function checkKeysAgainstNodes(db: Db, keys: Partial<Record<string, string | undefined>> | undefined) {
+  if (!keys) return;
+  const nets = new Map((await chainsHealth(db)).map((h) => [h.chain as string, h.network]));
+  for (const [family, key] of Object.entries(keys) as [KeyFamily, string | undefined][]) {
+    const net = nets.get(family);
+    if (!key || !net) continue;
+    const problem = keyProblem(family, key, net);
+    if (problem) throw invalidField(`extendedPublicKeys.${family}`, problem);
   }
 }
 
@@ -56,6 +80,7 @@ async function requireBusiness(db: Db, id: number): Promise<Business> {
 
 export async function createBusiness(db: Db, input: CreateBusinessInput) {
   checkModeRules(input.mode, input.webhookUrl, input.enabledCoins);
+  await checkKeysAgainstNodes(db, input.extendedPublicKeys);
   if (input.parentBusinessId !== undefined) {
     const parent = await findBusiness(db, input.parentBusinessId);
     if (!parent) throw invalidField("parentBusinessId", `no business ${input.parentBusinessId} exists`);
@@ -73,6 +98,7 @@ export async function createBusiness(db: Db, input: CreateBusinessInput) {
       underpaymentTolerancePercent: String(input.underpaymentTolerancePercent ?? 0),
       parentBusinessId: input.parentBusinessId ?? null,
       extendedPublicKeys: withoutEmpty(input.extendedPublicKeys ?? {}),
+      confirmations: input.confirmations ?? {},
       webhookSecret,
     });
     const key = await issueApiKey(tx, { ownerBusinessId: business.id, businessIds: [business.id] });
@@ -92,6 +118,7 @@ export async function patchBusiness(db: Db, id: number, patch: PatchBusinessInpu
     patch.webhookUrl !== undefined ? patch.webhookUrl : current.webhookUrl,
     patch.enabledCoins ?? (patch.mode === "live" ? current.enabledCoins : undefined),
   );
+  await checkKeysAgainstNodes(db, patch.extendedPublicKeys);
   const updated = await updateBusiness(db, id, {
     ...(patch.name !== undefined && { name: patch.name }),
     ...(patch.mode !== undefined && { mode: patch.mode }),
@@ -102,6 +129,7 @@ export async function patchBusiness(db: Db, id: number, patch: PatchBusinessInpu
     ...(patch.extendedPublicKeys !== undefined && {
       extendedPublicKeys: withoutEmpty({ ...current.extendedPublicKeys, ...patch.extendedPublicKeys }),
     }),
+    ...(patch.confirmations !== undefined && { confirmations: patch.confirmations }),
     ...(patch.underpaymentTolerancePercent !== undefined && {
       underpaymentTolerancePercent: String(patch.underpaymentTolerancePercent),
     }),

@@ -1,9 +1,20 @@
 import { z } from "zod";
 import { urlField } from "@/lib/http/url-field";
-import { KEY_FAMILIES, networkOfFamily, validateExtendedPublicKey, type KeyFamily } from "@/lib/chains/derive";
-import { COIN_NAMES, defaultEnabledCoins } from "@/lib/chains/coins";
+import { KEY_FAMILIES, networkOfFamily, validateExtendedPublicKey, type ChainNet, type KeyFamily } from "@/lib/chains/derive";
+import { COIN_NAMES, type CoinName } from "@/lib/chains/coins";
+import { defaultEnabledCoins } from "@/lib/chains/live-coins";
 import { LIVE_URL_RULE, URL_RULE, URL_SCHEME_PATTERN } from "@/lib/openapi/rules";
 
+
+/** Why `key` cannot derive `family`'s addresses on `net`, or null when it can. */
+export function keyProblem(family: KeyFamily, key: string, net: ChainNet): string | null {
+  try {
+    validateExtendedPublicKey(networkOfFamily(family), key, family, net);
+    return null;
+  } catch (e) {
+    return (e as Error).message;
+  }
+}
 
 /**
  * Account-level extended public keys per key family (live businesses' deposit-address source).
@@ -19,17 +30,16 @@ const ExtendedPublicKeysSchema = z
   .superRefine((keys, ctx) => {
     for (const [family, key] of Object.entries(keys) as [KeyFamily, string | undefined][]) {
       if (!key) continue;
-      try {
-        validateExtendedPublicKey(networkOfFamily(family), key, family);
-      } catch (e) {
-        ctx.addIssue({ code: "custom", path: [family], message: (e as Error).message });
-      }
+      // Which network the key must be for is the node's (checked with the node's answer when
+      // saved, lib/admin/businesses.ts): here it must be a valid key of either kind.
+      const problem = keyProblem(family, key, "main");
+      if (problem && keyProblem(family, key, "test")) ctx.addIssue({ code: "custom", path: [family], message: problem });
     }
   })
   .meta({
     id: "ExtendedPublicKeys",
     description:
-      "Account extended public keys (xpub/zpub) by family: BITCOIN (m/84'/0'/0'), BITCOIN_CASH (m/44'/145'/0'), LITECOIN (m/84'/2'/0'), ETHEREUM (m/44'/60'/0', also ERC-20), TRON (m/44'/195'/0', also TRC-20). Deposit addresses are derived from them; the service never holds private keys. Each key is at most 200 characters and must be a valid extended public key of its family's network and script type (400 naming the family otherwise). An empty string removes that family's key; keys not named keep their value. A `live` business offers only the coins whose family has a key.",
+      "Account extended public keys (xpub/zpub) by family: BITCOIN (m/84'/0'/0'), BITCOIN_CASH (m/44'/145'/0'), LITECOIN (m/84'/2'/0'), ETHEREUM (m/44'/60'/0', also ERC-20), TRON (m/44'/195'/0', also TRC-20). Deposit addresses are derived from them; the service never holds private keys. Each key is at most 200 characters and must be a valid extended public key of its family's script type for the network its chain's node serves: mainnet keys (xpub/zpub) for a mainnet node, testnet keys (tpub/vpub) for a test network or regtest, as Bitcoin Core and Litecoin Core export them (400 naming the family otherwise). An empty string removes that family's key; keys not named keep their value. A `live` business offers only the coins whose family has a key and whose chain's node is configured and healthy.",
   });
 
 /** The create body of the README: accepted as is (test mode). */
@@ -80,6 +90,17 @@ const settings = {
     examples: [0.5],
   }),
   extendedPublicKeys: ExtendedPublicKeysSchema,
+  confirmations: z
+    .partialRecord(
+      z.enum(COIN_NAMES as [CoinName, ...CoinName[]]),
+      z.number().int("must be a whole number").min(1, "must be at least 1").max(1000, "must be at most 1000"),
+    )
+    .meta({
+      id: "ConfirmationPolicy",
+      description:
+        "Confirmations a transfer needs before a payment in that coin counts as paid, replacing the coin's default (BITCOIN and BITCOIN_CASH 1, LITECOIN 2, every Ethereum coin 12; README, \"Real chains\"): fewer is faster and riskier, more is slower and safer. 1 to 1000 each; coins not named keep their default. A PATCH replaces the whole object (`{}` restores every default). Applies to coins chosen after the change.",
+      examples: [{ BITCOIN: 3, ETHEREUM: 20 }],
+    }),
 };
 
 export const CreateBusinessSchema = z
@@ -95,6 +116,7 @@ export const CreateBusinessSchema = z
     feePercent: settings.feePercent.optional(),
     underpaymentTolerancePercent: settings.underpaymentTolerancePercent.optional(),
     extendedPublicKeys: settings.extendedPublicKeys.optional(),
+    confirmations: settings.confirmations.optional(),
     parentBusinessId: z
       .number()
       .int()
@@ -131,6 +153,7 @@ export const PatchBusinessSchema = z
     feePercent: settings.feePercent.optional(),
     underpaymentTolerancePercent: settings.underpaymentTolerancePercent.optional(),
     extendedPublicKeys: settings.extendedPublicKeys.optional(),
+    confirmations: settings.confirmations.optional(),
   })
   .meta({
     id: "PatchBusinessRequest",

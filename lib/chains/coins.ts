@@ -59,15 +59,3 @@ export const CRYPTO_COIN_NAMES = [...COIN_NAMES, "UNKNOWN"] as const;
 export function coinsOfChargeType(type: ChargeType): CoinName[] {
   return COIN_NAMES.filter((c) => COINS[c].chargeType === type);
 }
-
-/** Networks for which live businesses have a deposit-address source (extended public keys). */
-export const LIVE_NETWORKS: readonly Network[] = ["BTC", "LTC", "ETHEREUM", "TRON"];
-
-/** The coins a business of this mode can be paid in when it does not choose. */
-export function defaultEnabledCoins(mode: "test" | "live"): CoinName[] {
-  if (mode === "test") return [...COIN_NAMES];
-  return COIN_NAMES.filter((c) => {
-    const network = COINS[c].network;
-    return network !== null && LIVE_NETWORKS.includes(network);
-  });
-}

@@ -29,18 +29,21 @@ export function isErc20Coin(coin: CoinName): coin is Erc20Coin {
   return Object.hasOwn(TOKEN_CONTRACTS, coin);
 }
 
-const ETHEREUM_MAINNET = 1;
+/** Where an EVM payment goes: the chain's id, and the token's contract there (default: mainnet's built-in one). */
+export type EvmTarget = { chainId: number; tokenContract?: string };
+
+const ETHEREUM_MAINNET: EvmTarget = { chainId: 1 };
 
 /**
  * The URI a wallet opens (link or QR code) to pay `baseUnits` of `coin` to `address`:
  * - BITCOIN / LITECOIN: BIP21 `bitcoin:<addr>?amount=<whole coins>` / `litecoin:…`;
  * - BITCOIN_CASH: the CashAddr already reads `bitcoincash:<payload>`; `?amount=` is appended;
- * - ETHEREUM / CONTRACT_ERC20_ETH: EIP-681 `ethereum:<addr>@1?value=<wei>`;
- * - ERC-20 tokens: EIP-681 `ethereum:<token contract>@1/transfer?address=<addr>&uint256=<base units>`;
+ * - ETHEREUM / CONTRACT_ERC20_ETH: EIP-681 `ethereum:<addr>@<chain id>?value=<wei>`;
+ * - ERC-20 tokens: EIP-681 `ethereum:<token contract>@<chain id>/transfer?address=<addr>&uint256=<base units>`;
  * - every other coin: the plain address.
  * BIP21 amounts are exact decimal whole coins (never a float, never exponent notation).
  */
-export function paymentUri(coin: CoinName, address: string, baseUnits: bigint): string {
+export function paymentUri(coin: CoinName, address: string, baseUnits: bigint, evm: EvmTarget = ETHEREUM_MAINNET): string {
   if (baseUnits < 0n) throw new Error("Amount must not be negative");
   switch (coin) {
     case "BITCOIN":
@@ -53,10 +56,13 @@ export function paymentUri(coin: CoinName, address: string, baseUnits: bigint): 
     }
     case "ETHEREUM":
     case "CONTRACT_ERC20_ETH":
-      return `ethereum:${address}@${ETHEREUM_MAINNET}?value=${baseUnits}`;
+      return `ethereum:${address}@${evm.chainId}?value=${baseUnits}`;
   }
   if (isErc20Coin(coin)) {
-    return `ethereum:${TOKEN_CONTRACTS[coin]}@${ETHEREUM_MAINNET}/transfer?address=${address}&uint256=${baseUnits}`;
+    const contract = evm.tokenContract ?? (evm.chainId === 1 ? TOKEN_CONTRACTS[coin] : undefined);
+    // Without the token's contract on this chain a wallet cannot build the transfer: the address alone.
+    if (contract === undefined) return address;
+    return `ethereum:${contract}@${evm.chainId}/transfer?address=${address}&uint256=${baseUnits}`;
   }
   return address;
 }

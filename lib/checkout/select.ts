@@ -8,25 +8,32 @@ import { COINS, type CoinName } from "@/lib/chains/coins";
 import { requiredConfirmations } from "@/lib/chains/confirmations";
 import { deriveAddressForCoin, keyFamilyOf, TEST_EXTENDED_PUBLIC_KEYS } from "@/lib/chains/derive";
 import { quoteBaseUnits } from "@/lib/chains/amounts";
-import { hasAddressSource } from "@/lib/chains/address-source";
+import { canServeNow } from "@/lib/chains/address-source";
+import { liveCoins, type LiveCoin } from "@/lib/chains/chain-health";
 import { rateSource } from "@/lib/chains/rate-provider";
 import { ApiError, conflict, invalidField } from "@/lib/http/errors";
 import { recordEvent } from "@/lib/payments/state-machine";
 import { loadForUpdate } from "./load";
 import { inTransaction } from "@/db/transaction";
 
-/** Coins this payment can be paid in now: offered at create, and with an address source for live businesses. */
-export function selectableCoins(payment: PaymentRow, business: Business): CoinName[] {
-  return (payment.offeredCoins as CoinName[]).filter((coin) => hasAddressSource(business, coin));
+/** Coins this payment can be paid in now: offered at create, and for live businesses on a healthy chain (`live`). */
+export function selectableCoins(payment: PaymentRow, business: Business, live: ReadonlyMap<CoinName, LiveCoin>): CoinName[] {
+  return (payment.offeredCoins as CoinName[]).filter((coin) => canServeNow(business, coin, live));
+}
+
+/** The live chains' coins, read only for live businesses (test businesses pay on the simulated chain). */
+export async function liveCoinsFor(db: Tx, business: Business): Promise<Map<CoinName, LiveCoin>> {
+  return business.mode === "live" ? liveCoins(db) : new Map();
 }
 
 /**
  * A deposit address for a charge. Test businesses derive from the fixed test keys with one
  * counter shared by all test businesses (no two charges share an address); coins without an
  * xpub family (Solana, Monero, TON) get a simulated address, as only test businesses offer them.
- * Live businesses derive from their own account keys with a counter of their own.
+ * Live businesses derive from their own account keys with a counter of their own, encoded for
+ * the network the coin's node serves.
  */
-async function depositAddress(tx: Tx, business: Business, coin: CoinName) {
+async function depositAddress(tx: Tx, business: Business, coin: CoinName, liveChains: ReadonlyMap<CoinName, LiveCoin>) {
   const family = keyFamilyOf(coin);
   const live = business.mode === "live";
   const key = family && (live ? business.extendedPublicKeys[family] : TEST_EXTENDED_PUBLIC_KEYS[family]);
@@ -37,7 +44,8 @@ async function depositAddress(tx: Tx, business: Business, coin: CoinName) {
     const simulated = base58.encode(createHash("sha256").update(`simulated:${coin}:${index}`).digest());
     return { address: simulated, scope, index, walletName: "simulated-chain" };
   }
-  return { address: deriveAddressForCoin(coin, key, index), scope, index, walletName: live ? `${family}-xpub` : "test-wallet" };
+  const network = live ? (liveChains.get(coin)?.network ?? "main") : "main";
+  return { address: deriveAddressForCoin(coin, key, index, network), scope, index, walletName: live ? `${family}-xpub` : "test-wallet" };
 }
 
 /**
@@ -48,7 +56,8 @@ async function depositAddress(tx: Tx, business: Business, coin: CoinName) {
 export async function selectCoin(db: Db, paymentId: string, coin: string): Promise<PaymentRow> {
   return inTransaction(db, async (tx) => {
     const { payment, business } = await loadForUpdate(tx, paymentId);
-    const coins = selectableCoins(payment, business);
+    const live = await liveCoinsFor(tx, business);
+    const coins = selectableCoins(payment, business, live);
     if (!coins.includes(coin as CoinName)) {
       throw invalidField("coin", `${coin} is not offered for this payment; offered: ${coins.join(", ") || "none"}`);
     }
@@ -64,7 +73,7 @@ export async function selectCoin(db: Db, paymentId: string, coin: string): Promi
       throw new ApiError("conflict", 409, `No exchange rate for ${c} in ${payment.currency}: ${(e as Error).message}`);
     });
     const quoted = quoteBaseUnits(payment.amount, quote.rate, info.decimals);
-    const deposit = await depositAddress(tx, business, c);
+    const deposit = await depositAddress(tx, business, c, live);
     const now = new Date();
     await upsertCharge(tx, {
       paymentId,
@@ -78,7 +87,7 @@ export async function selectCoin(db: Db, paymentId: string, coin: string): Promi
       quotedUnits: quoted.toString(),
       exchangeRate: quote.rate,
       rateSource: quote.source,
-      requiredConfirmations: requiredConfirmations(c),
+      requiredConfirmations: business.confirmations[c] ?? requiredConfirmations(c),
       tolerancePercent: business.underpaymentTolerancePercent,
       createdAt: now,
       updatedAt: now,

@@ -6,11 +6,15 @@ import { payments } from "@/db/schema";
 import { unitsToDecimal } from "@/lib/chains/amounts";
 import { COINS, type CoinName } from "@/lib/chains/coins";
 import { decideStatus } from "@/lib/chains/detection";
-import { paymentUri } from "@/lib/chains/payment-uri";
+import { isErc20Coin, paymentUri, type EvmTarget } from "@/lib/chains/payment-uri";
+import { chainsHealth } from "@/lib/chains/chain-health";
+import { tokenContractsOn } from "@/lib/chains/live-coins";
+import { config } from "@/lib/config";
 import { detectionInput } from "@/lib/chains/detection-input";
 import type { PaymentStatus } from "@/lib/payments/status";
 import { isTerminal } from "@/lib/payments/transitions";
-import { selectableCoins } from "./select";
+import type { Business } from "@/db/schema";
+import { liveCoinsFor, selectableCoins } from "./select";
 
 /**
  * What the customer's browser may see of a payment: display name, amount, status, the coins
@@ -44,8 +48,21 @@ export type CheckoutView = {
     confirmations: number;
     requiredConfirmations: number;
     transfers: number;
+    /** Money received after the payment closed (in coins), or null: recorded, but it changes nothing. */
+    late: string | null;
   };
 };
+
+/**
+ * The EVM chain a live charge is paid on (its chain id and the token's contract there), for the
+ * wallet link; test businesses' links name Ethereum mainnet, as their addresses are simulated.
+ */
+async function evmTarget(db: Db, business: Business, coin: CoinName): Promise<EvmTarget | undefined> {
+  if (business.mode !== "live" || COINS[coin].network !== "ETHEREUM") return undefined;
+  const chainId = (await chainsHealth(db)).find((h) => h.chain === "ETHEREUM")?.chainId ?? 1;
+  const tokenContract = isErc20Coin(coin) ? tokenContractsOn(chainId, config().chains.tokenContracts)[coin] : undefined;
+  return { chainId, tokenContract };
+}
 
 const trimZeros = (s: string) => (s.includes(".") ? s.replace(/0+$/, "").replace(/\.$/, "") : s);
 
@@ -61,6 +78,7 @@ export async function checkoutView(db: Db, paymentId: string): Promise<CheckoutV
     const info = COINS[coin];
     const d = decideStatus(detectionInput(payment, charge, transfers));
     const pending = transfers.filter((t) => !t.dropped && !t.late);
+    const late = transfers.filter((t) => !t.dropped && t.late).reduce((sum, t) => sum + BigInt(t.amount), 0n);
     chargeView = {
       coin,
       name: info.name,
@@ -69,13 +87,14 @@ export async function checkoutView(db: Db, paymentId: string): Promise<CheckoutV
       exchangeRate: trimZeros(charge.exchangeRate),
       address: charge.address,
       // After a partial payment the wallet link asks for what is still due.
-      uri: paymentUri(coin, charge.address, d.due > 0n ? d.due : BigInt(charge.quotedUnits)),
+      uri: paymentUri(coin, charge.address, d.due > 0n ? d.due : BigInt(charge.quotedUnits), await evmTarget(db, business, coin)),
       paid: unitsToDecimal(d.seen, info.decimals),
       due: unitsToDecimal(d.due, info.decimals),
       isUnderpaid: d.isUnderpaid,
       confirmations: pending.length ? Math.min(...pending.map((t) => t.confirmations)) : 0,
       requiredConfirmations: charge.requiredConfirmations,
       transfers: pending.length,
+      late: late > 0n ? unitsToDecimal(late, info.decimals) : null,
     };
   }
   return {
@@ -90,7 +109,7 @@ export async function checkoutView(db: Db, paymentId: string): Promise<CheckoutV
     redirectUrl: payment.redirectUrl,
     needsEmail: !payment.customerEmail && !isTerminal(payment.status),
     canCancel: payment.status === "AWAITING_PAYMENT" && transfers.length === 0,
-    coins: selectableCoins(payment, business).map((c) => ({
+    coins: selectableCoins(payment, business, await liveCoinsFor(db, business)).map((c) => ({
       coin: c,
       name: COINS[c].name,
       symbol: COINS[c].symbol,

@@ -3,6 +3,8 @@ import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { DATABASE_ENV } from "@/db/settings";
+import { TOKEN_CONTRACTS, type Erc20Coin } from "@/lib/chains/payment-uri";
+import type { WatchedChain } from "@/lib/chains/live-coins";
 
 /**
  * Configuration is read from the environment once, validated with zod, and fails start-up
@@ -44,9 +46,40 @@ const envSchema = z.object({
   BITCOIN_RPC_URL: rpcUrl("http://user:password@127.0.0.1:8332/"),
   LITECOIN_RPC_URL: rpcUrl("http://user:password@127.0.0.1:9332/"),
   BITCOIN_CASH_RPC_URL: rpcUrl("http://user:password@127.0.0.1:8332/"),
+  // Any EVM JSON-RPC (an own node or a provider); its chain id decides the network.
+  ETHEREUM_RPC_URL: rpcUrl("https://eth.example.com/v2/KEY or http://127.0.0.1:8545"),
+  ETHEREUM_TOKEN_CONTRACTS: optionalString(z.string()).transform((text, ctx) => tokenContractsOf(text, ctx)),
+  // Live businesses' webhooks may go to private addresses and plain http (a merchant server on the service's own network).
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: optionalString(z.string().trim().refine((v) => devFlag(v) !== undefined, "must be 1, 0, true or false")),
   LATE_PAYMENT_WINDOW: optionalString(z.string().trim().regex(DURATION, "must be a duration such as 7d, 12h, 30m or 3600 (seconds)")).default("7d"),
 });
 
+
+/**
+ * ETHEREUM_TOKEN_CONTRACTS: a JSON object of ERC-20 coin id → contract address, replacing the
+ * built-in mainnet contracts (for a test network, or a token that moved).
+ */
+function tokenContractsOf(text: string | undefined, ctx: z.RefinementCtx): Partial<Record<Erc20Coin, string>> {
+  if (text === undefined) return {};
+  const fail = (message: string) => {
+    ctx.addIssue({ code: "custom", message });
+    return z.NEVER;
+  };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return fail(`must be a JSON object such as {"ETH_TETHER":"0x…"}`);
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return fail(`must be a JSON object such as {"ETH_TETHER":"0x…"}`);
+  const out: Partial<Record<Erc20Coin, string>> = {};
+  for (const [coin, address] of Object.entries(parsed)) {
+    if (!Object.hasOwn(TOKEN_CONTRACTS, coin)) return fail(`${coin} is not an ERC-20 coin; use one of ${Object.keys(TOKEN_CONTRACTS).join(", ")}`);
+    if (typeof address !== "string" || !/^0x[0-9a-fA-F]{40}$/.test(address)) return fail(`${coin}: ${JSON.stringify(address)} is not a 0x-prefixed 20-byte contract address`);
+    out[coin as Erc20Coin] = address;
+  }
+  return out;
+}
 
 function rpcUrl(example: string) {
   return optionalString(z.url({ protocol: /^https?$/, error: `must be an http(s) URL such as ${example}` }));
@@ -98,9 +131,17 @@ export type Config = {
   };
   /** The chains whose nodes the service follows (lib/chains/watch), and how long closed payments stay watched. */
   chains: {
-    rpcUrls: Partial<Record<"BITCOIN" | "LITECOIN" | "BITCOIN_CASH", string>>;
+    rpcUrls: Partial<Record<WatchedChain, string>>;
+    /** ETHEREUM_TOKEN_CONTRACTS: contracts replacing the built-in mainnet ones. */
+    tokenContracts: Partial<Record<Erc20Coin, string>>;
     latePaymentWindowMs: number;
   };
+  /**
+   * WEBHOOK_ALLOW_PRIVATE_TARGETS: live businesses' webhook URLs (and their deliveries) may be
+   * http:// and private, loopback or link-local addresses — for a self-hosted service whose
+   * merchant server sits on the same private network. Off by default (D7's SSRF guard).
+   */
+  webhookPrivateTargets: boolean;
   /** Production deployments never generate secrets. */
   production: boolean;
   /** Secrets generated on this start (printed once by the bootstrap). */
@@ -180,11 +221,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             ["BITCOIN", e.BITCOIN_RPC_URL],
             ["LITECOIN", e.LITECOIN_RPC_URL],
             ["BITCOIN_CASH", e.BITCOIN_CASH_RPC_URL],
+            ["ETHEREUM", e.ETHEREUM_RPC_URL],
           ] as const
         ).filter(([, url]) => url !== undefined),
       ),
+      tokenContracts: e.ETHEREUM_TOKEN_CONTRACTS,
       latePaymentWindowMs: durationMs(e.LATE_PAYMENT_WINDOW),
     },
+    webhookPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS !== undefined && devFlag(e.WEBHOOK_ALLOW_PRIVATE_TARGETS) === true,
     production,
     generated: { adminToken: generatedAdmin },
   };

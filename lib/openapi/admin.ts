@@ -27,6 +27,7 @@ export const BusinessSchema = z
     underpaymentTolerancePercent: z.number(),
     parentBusinessId: id.nullable(),
     extendedPublicKeys: z.record(z.string(), z.string()).meta({ description: "Account extended public keys by key family." }),
+    confirmations: z.record(z.string(), z.number().int()).meta({ description: "Confirmations per coin replacing the coins' defaults; {} when none." }),
     createdAt: dateTime,
   })
   .meta({ id: "Business", description: "A business and its settings." });

@@ -4,13 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { listChainCursors } from "@/db/queries/chain-cursors";
 import { findCharge, listTransfers } from "@/db/queries/charges";
-import { charges, payments } from "@/db/schema";
+import { payments } from "@/db/schema";
 import { toBaseUnits, unitsToDecimal } from "@/lib/chains/amounts";
 import type { VerboseTx } from "@/lib/chains/bitcoin/scan";
-import { deriveAddressForCoin, TEST_EXTENDED_PUBLIC_KEYS } from "@/lib/chains/derive";
+import { deriveAddressForCoin } from "@/lib/chains/derive";
 import { followBitcoinChain, type FollowOptions } from "@/lib/chains/watch/bitcoin-follower";
 import { selectCoin } from "@/lib/checkout/select";
-import { createPayment, newBusiness } from "../helpers";
+import { chainFollowed, createPayment, newBusiness } from "../helpers";
 import { LITECOIN_REGTEST_TPUB as tpub, litecoindInstalled, startLitecoind, type Litecoind } from "./nodes/litecoind";
 
 /**
@@ -34,19 +34,18 @@ describe.runIf(run)("Bitcoin-family chain watcher (Litecoin Core, regtest)", () 
   afterAll(async () => node?.stop(), 30_000);
 
   /**
-   * A live Litecoin payment with its charge. The checkout derives mainnet addresses until the
-   * service asks the node which network it serves (the next step of this work), so the charge's
-   * address is set to the same index's regtest address here.
+   * A live Litecoin payment with its charge, its address derived for regtest from the node's key:
+   * the LITECOIN chain is marked followed on regtest, as the runner's watcher writes it.
    */
   async function livePayment() {
     const db = await getDb();
-    const business = await newBusiness({ mode: "live", extendedPublicKeys: { LITECOIN: TEST_EXTENDED_PUBLIC_KEYS.LITECOIN } });
+    await chainFollowed("LITECOIN", { network: "regtest" });
+    const business = await newBusiness({ mode: "live", enabledCoins: ["LITECOIN"], extendedPublicKeys: { LITECOIN: tpub } });
     const { id } = await createPayment(business);
     await selectCoin(db, id, "LITECOIN");
     const charge = (await findCharge(db, id))!;
-    const address = deriveAddressForCoin("LITECOIN", tpub, charge.derivationIndex!, "regtest");
-    await db.update(charges).set({ address }).where(eq(charges.paymentId, id));
-    return { id, address, units: charge.quotedUnits, due: unitsToDecimal(BigInt(charge.quotedUnits), 8) };
+    expect(charge.address).toBe(deriveAddressForCoin("LITECOIN", tpub, charge.derivationIndex!, "regtest"));
+    return { id, address: charge.address, units: charge.quotedUnits, due: unitsToDecimal(BigInt(charge.quotedUnits), 8) };
   }
   const status = async (id: string) => (await (await getDb()).select().from(payments).where(eq(payments.id, id)))[0].status;
 

@@ -40,6 +40,16 @@ describe("paymentUri", () => {
     );
   });
 
+  it("names the chain the node serves, and a token's contract there", () => {
+    expect(paymentUri("ETHEREUM", ETH_ADDR, 7n, { chainId: 11155111 })).toBe(`ethereum:${ETH_ADDR}@11155111?value=7`);
+    const token = "0x5FbDB2315678afecb367f032d93F642f64180aa3";
+    expect(paymentUri("ETH_TETHER", ETH_ADDR, 5n, { chainId: 31337, tokenContract: token })).toBe(
+      `ethereum:${token}@31337/transfer?address=${ETH_ADDR}&uint256=5`,
+    );
+    // No contract for the token on that chain: a wallet could not build the transfer, so the address alone.
+    expect(paymentUri("ETH_TETHER", ETH_ADDR, 5n, { chainId: 31337 })).toBe(ETH_ADDR);
+  });
+
   it("the plain address for every other coin", () => {
     expect(paymentUri("TRON", "TUEZSdKsoDHQMeZwihtdoBiN46zxhGWYdH", 1000000n)).toBe("TUEZSdKsoDHQMeZwihtdoBiN46zxhGWYdH");
     expect(paymentUri("TRX_TETHER", "TUEZ", 1n)).toBe("TUEZ");

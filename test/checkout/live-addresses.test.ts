@@ -1,13 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { deriveAddressForCoin, TEST_EXTENDED_PUBLIC_KEYS } from "@/lib/chains/derive";
+import { recordChainTransfer } from "@/db/queries/chain-watch";
 import { selectCoin } from "@/lib/checkout/select";
+import { expireDuePayments } from "@/lib/payments/expiry";
 import { checkoutView } from "@/lib/checkout/view";
-import { adminToken, createPayment, json, newBusiness, paymentsPath, request } from "../helpers";
+import { adminToken, chainFollowed, createPayment, json, newBusiness, paymentsPath, request } from "../helpers";
 
 describe("deposit addresses of live businesses", () => {
   it("derive from the business's own extended public keys, a fresh index per charge", async () => {
     const db = await getDb();
+    await chainFollowed("BITCOIN");
     const b = await newBusiness({ mode: "live", extendedPublicKeys: { BITCOIN: TEST_EXTENDED_PUBLIC_KEYS.BITCOIN } });
     const first = await createPayment(b);
     const second = await createPayment(b);
@@ -21,6 +24,7 @@ describe("deposit addresses of live businesses", () => {
 
   it("offer only coins whose family has a key; none at all → 400 at create", async () => {
     const db = await getDb();
+    await chainFollowed("ETHEREUM");
     const b = await newBusiness({ mode: "live", extendedPublicKeys: { ETHEREUM: TEST_EXTENDED_PUBLIC_KEYS.ETHEREUM } });
     const { id } = await createPayment(b);
     const coins = (await checkoutView(db, id))!.coins.map((c) => c.coin);
@@ -28,11 +32,49 @@ describe("deposit addresses of live businesses", () => {
     expect(coins).toContain("CONTRACT_ERC20_USDT");
     expect(coins).not.toContain("BITCOIN");
     expect(coins).not.toContain("TRON");
+    expect(coins).not.toContain("CONTRACT_TRC20_USDT");
 
     const bare = await newBusiness({ mode: "live", extendedPublicKeys: {} });
     const res = await request("POST", paymentsPath(bare.businessId), { key: bare.apiKey, body: { currency: "USD", amount: 5 } });
     expect(res.status).toBe(400);
     expect((await json(res)).errors.paymentMethods).toBeDefined();
+  });
+
+  it("offer a coin only while its chain is healthy: configured but never followed, it cannot be chosen", async () => {
+    const db = await getDb();
+    // LITECOIN_RPC_URL is configured (test/setup.ts) but nothing follows it: the payment is made, no coin is offered.
+    const b = await newBusiness({ mode: "live", extendedPublicKeys: { LITECOIN: TEST_EXTENDED_PUBLIC_KEYS.LITECOIN } });
+    const { id } = await createPayment(b);
+    expect((await checkoutView(db, id))!.coins).toEqual([]);
+    await expect(selectCoin(db, id, "LITECOIN")).rejects.toMatchObject({ status: 400 });
+  });
+
+  it("show money received after expiry on the checkout and in the record, without changing the status", async () => {
+    const db = await getDb();
+    await chainFollowed("BITCOIN");
+    const b = await newBusiness({ mode: "live", extendedPublicKeys: { BITCOIN: TEST_EXTENDED_PUBLIC_KEYS.BITCOIN } });
+    const { id } = await createPayment(b);
+    await selectCoin(db, id, "BITCOIN");
+    await expireDuePayments(db, new Date(Date.now() + 2 * 3_600_000));
+    const view = (await checkoutView(db, id))!;
+    expect(view.status).toBe("EXPIRED");
+    // As the watcher records money to a closed payment's address within LATE_PAYMENT_WINDOW.
+    await recordChainTransfer(db, {
+      paymentId: id,
+      txId: `${"ab".repeat(32)}:0`,
+      amount: 12_345n,
+      toAddress: view.charge!.address,
+      blockNumber: 800_000,
+      blockHash: "00".repeat(32),
+      confirmations: 1,
+      late: true,
+      at: new Date(),
+    });
+    const after = (await checkoutView(db, id))!;
+    expect(after).toMatchObject({ status: "EXPIRED", charge: { late: "0.00012345", paid: "0", transfers: 0 } });
+    const record = (await json(await request("GET", `${paymentsPath(b.businessId)}/${id}`, { key: b.apiKey }))).data;
+    expect(record.status).toBe("EXPIRED");
+    expect(record.platformCryptoCharge.transactions).toEqual([expect.objectContaining({ amount: 0.00012345, blockNumber: "800000", confirmations: 1 })]);
   });
 
   it("the admin API validates keys per family and reports them in the settings", async () => {
@@ -57,8 +99,8 @@ describe("deposit addresses of live businesses", () => {
     expect(created.extendedPublicKeys).toEqual({ TRON: TEST_EXTENDED_PUBLIC_KEYS.TRON });
     const patched = await request("PATCH", `/admin/v1/businesses/${created.businessId}`, {
       key: adminToken(),
-      body: { extendedPublicKeys: { TRON: "", LITECOIN: TEST_EXTENDED_PUBLIC_KEYS.LITECOIN } },
+      body: { extendedPublicKeys: { TRON: "", ETHEREUM: TEST_EXTENDED_PUBLIC_KEYS.ETHEREUM } },
     });
-    expect((await json(patched)).data.extendedPublicKeys).toEqual({ LITECOIN: TEST_EXTENDED_PUBLIC_KEYS.LITECOIN });
+    expect((await json(patched)).data.extendedPublicKeys).toEqual({ ETHEREUM: TEST_EXTENDED_PUBLIC_KEYS.ETHEREUM });
   });
 });

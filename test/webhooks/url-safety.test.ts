@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { updateBusiness } from "@/db/queries/businesses";
+import { config, loadConfig } from "@/lib/config";
 import { postWebhook } from "@/lib/webhooks/send";
 import { isPublicAddress, resolvePublic, UnsafeUrlError } from "@/lib/webhooks/url-safety";
 import { createPayment, newBusiness } from "../helpers";
@@ -116,6 +117,27 @@ describe("live deliveries refuse non-public targets at delivery time", () => {
     const test = await postWebhook(r.url, "{}", {}, "test");
     expect(test).toMatchObject({ ok: true, statusCode: 200 });
     expect(r.hits).toHaveLength(1);
+  });
+
+  it("WEBHOOK_ALLOW_PRIVATE_TARGETS lets a live business use and reach a private http:// receiver", async () => {
+    const r = await receiver();
+    const cfg = config();
+    cfg.webhookPrivateTargets = true;
+    try {
+      const b = await newBusiness({ mode: "live", webhookUrl: r.url });
+      const { id } = await createPayment(b);
+      await drain();
+      const [d] = await deliveriesOf(id);
+      expect(await deliveryById(d.id)).toMatchObject({ status: "succeeded", attempts: 1 });
+      expect(r.hits).toHaveLength(1);
+    } finally {
+      cfg.webhookPrivateTargets = false;
+    }
+    expect(loadConfig({ DATA_DIR: ":memory:", WEBHOOK_ALLOW_PRIVATE_TARGETS: "true" } as unknown as NodeJS.ProcessEnv).webhookPrivateTargets).toBe(true);
+    expect(loadConfig({ DATA_DIR: ":memory:" } as unknown as NodeJS.ProcessEnv).webhookPrivateTargets).toBe(false);
+    expect(() => loadConfig({ DATA_DIR: ":memory:", WEBHOOK_ALLOW_PRIVATE_TARGETS: "yes" } as unknown as NodeJS.ProcessEnv)).toThrow(
+      /WEBHOOK_ALLOW_PRIVATE_TARGETS: must be 1, 0, true or false/,
+    );
   });
 
   it("a test business delivers to http://127.0.0.1", async () => {
