@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminToken as cliAdminToken, buildRequest, describeFailure, run, UsageError, type Env } from "@/scripts/admin-cli";
-import { adminToken, request } from "./helpers";
+import { adminToken, chainFollowed, request } from "./helpers";
 
 const B = "/admin/v1/businesses";
 
@@ -143,6 +143,20 @@ describe("admin CLI against the admin API over HTTP", () => {
     const rotated = JSON.parse((await cli(["webhook-secret", "rotate", id], env)).out);
     expect(rotated.webhookSecret).toMatch(/^whsec_/);
     expect(rotated.webhookSecret).not.toBe(business.webhookSecret);
+  });
+
+  it("shows each chain's health as a table, or as JSON with --json", async () => {
+    await chainFollowed("BITCOIN");
+    const table = await cli(["chains"], env);
+    expect(table.code).toBe(0);
+    const lines = table.out.split("\n");
+    expect(lines[0]).toMatch(/^CHAIN\s+STATE\s+NETWORK\s+NODE\s+TIP\s+CURSOR\s+LAG\s+LAST TICK\s+COINS$/);
+    // The test configuration names a node for every chain (test/setup.ts), without its password.
+    expect(lines.find((l) => l.startsWith("BITCOIN "))).toMatch(/^BITCOIN\s+healthy\s+main\s+http:\/\/127\.0\.0\.1:9\s+1\s+1\s+0\s+\d+ s ago\s+BITCOIN$/);
+    expect(table.out).not.toContain("test:test@");
+    const json = JSON.parse((await cli(["chains", "--json"], env)).out) as { chain: string; state: string }[];
+    expect(json.map((c) => c.chain)).toEqual(["BITCOIN", "LITECOIN", "BITCOIN_CASH", "ETHEREUM"]);
+    expect((await cli(["chains", "extra"], env)).code).toBe(2);
   });
 
   it("prints a validation error's fields to stderr and exits 1", async () => {

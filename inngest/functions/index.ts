@@ -1,6 +1,7 @@
 import { deliverWebhook } from "./deliver-webhook";
 import { expirePayment } from "./expire-payment";
+import { followChains } from "./follow-chains";
 import { sweep } from "./sweep";
 
 /** Every function `app/api/inngest` serves. */
-export const functions = [expirePayment, deliverWebhook, sweep];
+export const functions = [expirePayment, deliverWebhook, sweep, followChains];

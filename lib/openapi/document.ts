@@ -12,6 +12,7 @@ import {
   PaymentSchema,
 } from "@/lib/payments/schemas";
 import { adminPaths } from "./admin";
+import { chainPaths } from "./admin-chains";
 import { ProblemDetailsSchema, SECURITY_SCHEMES, envelopeOf, errors, jsonBody, stateConflict, success } from "./components";
 import { finishDocument, serviceDescription } from "./finish";
 import { businessIdPath, paymentIdPath } from "./params";
@@ -170,7 +171,7 @@ export function buildOpenApiDocument() {
       },
       { name: "Reference", description: "This document." },
     ],
-    paths: { ...v1Paths, ...adminPaths },
+    paths: { ...v1Paths, ...adminPaths, ...chainPaths },
     components: {
       schemas: { ProblemDetails: ProblemDetailsSchema },
       securitySchemes: SECURITY_SCHEMES,
