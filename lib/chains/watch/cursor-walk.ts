@@ -25,6 +25,9 @@ export type FollowResult = {
   reorgedAt?: number;
 };
 
+/** A catch-up logs its progress every this many blocks. */
+const PROGRESS_EVERY = 100;
+
 /** Blocks remembered in the cursor: a reorganisation deeper than this is rescanned from the oldest one. */
 export const RECENT_BLOCKS = 100;
 
@@ -102,6 +105,10 @@ export class CursorWalk {
    * a lost lease) resumes after it. False when the lease is no longer this instance's.
    */
   async advance(height: number, hash: string): Promise<boolean> {
+    // A long catch-up (after downtime) says how far it has got, so the operator sees it move.
+    if (this.tip - this.from >= PROGRESS_EVERY && (height - this.from + 1) % PROGRESS_EVERY === 0) {
+      console.info(`[watcher ${this.chain.label}] catching up: block ${height} of ${this.tip} (${this.tip - height} to go)`);
+    }
     return this.save([...this.recent, { height, hash }].slice(-RECENT_BLOCKS));
   }
 
