@@ -1,10 +1,10 @@
 import type { Db } from "@/db/client";
-import { dropTransfers, unconfirmedTransfers, watchedCharges, type WatchedCharge } from "@/db/queries/chain-watch";
+import { watchedCharges, type WatchedCharge } from "@/db/queries/chain-watch";
 import type { SeenBlock } from "@/db/schema";
 import { matchOutputs, scriptPubKeyOf, type VerboseTx } from "../bitcoin/scan";
 import type { CoinName } from "../coins";
 import type { BitcoinRpc } from "../rpc/bitcoin-rpc";
-import { CursorWalk, type FollowerOptions, type FollowResult } from "./cursor-walk";
+import { CursorWalk, type FollowerOptions, type FollowResult, type Whereabouts } from "./cursor-walk";
 
 export { RECENT_BLOCKS, type FollowResult } from "./cursor-walk";
 
@@ -15,8 +15,6 @@ export type FollowOptions = FollowerOptions & {
   rpc: BitcoinRpc;
   /** Mempool transactions already looked at by this instance (kept between ticks by the caller). */
   seenInMempool?: Set<string>;
-  /** How long a transfer may be in neither a block nor the mempool before it is dropped (default 10 minutes). */
-  dropAfterMs?: number;
 };
 
 /** Every watched charge by the script its address locks to (addresses derive one per charge). */
@@ -33,37 +31,13 @@ async function watchSet(db: Db, chain: BitcoinChain, since: Date) {
 }
 
 /**
- * Drops the transfers that are in no block and no longer in the node's mempool, once they have
- * been recorded (or last changed) `dropAfterMs` ago: a double-spend (a conflicting transaction was mined,
- * and the node evicted this one) or a transaction evicted and never mined. A node's wallet would
- * silently forget such a payment; here its payment, left with nothing, fails. Returns the
- * payments touched.
+ * Where the node has a transaction: in its mempool, or mined (since this tick's blocks were read:
+ * the next tick finds it in its block); "unknown" when neither, as after a double-spend.
  */
-async function dropVanished(db: Db, o: FollowOptions): Promise<string[]> {
-  const now = o.now?.() ?? new Date();
-  const gone: number[] = [];
-  const touched: string[] = [];
-  for (const t of await unconfirmedTransfers(db, [o.chain])) {
-    const txid = t.txId.split(":")[0];
-    const inMempool = await o.rpc.call("getmempoolentry", [txid]).then(
-      () => true,
-      () => false,
-    );
-    if (inMempool) continue;
-    // Mined since this tick's blocks were read: the next tick finds it in its block.
-    const mined = await o.rpc.call<{ blockhash?: string }>("getrawtransaction", [txid, true]).then(
-      (tx) => tx.blockhash !== undefined,
-      () => false,
-    );
-    if (mined || now.getTime() - t.updatedAt.getTime() < (o.dropAfterMs ?? 600_000)) continue;
-    gone.push(t.id);
-    touched.push(t.paymentId);
-  }
-  if (gone.length) {
-    console.warn(`[watcher ${o.chain}] dropped ${gone.length} transfer(s) in no block and no longer in the mempool`);
-    await dropTransfers(db, gone, now);
-  }
-  return touched;
+async function locate(rpc: BitcoinRpc, txid: string): Promise<Whereabouts> {
+  if (await rpc.call("getmempoolentry", [txid]).then(() => true, () => false)) return "pool";
+  const tx = await rpc.call<{ blockhash?: string }>("getrawtransaction", [txid, true]).catch(() => null);
+  return tx?.blockhash === undefined ? "unknown" : "block";
 }
 
 /**
@@ -76,7 +50,9 @@ async function dropVanished(db: Db, o: FollowOptions): Promise<string[]> {
  *    the block's height and hash, and moving the cursor block by block;
  * 3. looks at the mempool's new transactions: an output paying a watched charge is recorded
  *    with no confirmation (the payment is seen: PENDING);
- * 4. sets the watched transfers' confirmations from the tip, and lets the detection step the simulator
+ * 4. drops the transfers in no block and no longer in the mempool for `dropAfterMs` (a
+ *    double-spend, an eviction);
+ * 5. sets the watched transfers' confirmations from the tip, and lets the detection step the simulator
  *    uses decide each touched payment's status.
  * On a chain's first tick it starts at the tip.
  */
@@ -108,6 +84,6 @@ export async function followBitcoinChain(db: Db, o: FollowOptions): Promise<Foll
       if (tx) await record([tx], null);
     }
   }
-  for (const id of await dropVanished(db, o)) walk.touched.add(id);
+  await walk.dropVanished((txid) => locate(o.rpc, txid));
   return walk.finish();
 }

@@ -1,6 +1,14 @@
 import type { Db } from "@/db/client";
 import { advanceChainCursor, claimChainLease } from "@/db/queries/chain-cursors";
-import { recordChainTransfer, refreshConfirmations, unconfirmTransfersAbove, type WatchedCharge } from "@/db/queries/chain-watch";
+import {
+  dropTransfers,
+  recordChainTransfer,
+  refreshConfirmations,
+  unconfirmedTransfers,
+  unconfirmTransfersAbove,
+  type UnconfirmedTransfer,
+  type WatchedCharge,
+} from "@/db/queries/chain-watch";
 import type { SeenBlock } from "@/db/schema";
 import { inTransaction } from "@/db/transaction";
 import { isTerminal } from "@/lib/payments/transitions";
@@ -11,8 +19,9 @@ import { reconcilePayment } from "../reconcile";
 /**
  * What every chain's follower shares, whatever the family: the lease, the cursor and its last
  * blocks, noticing a reorganisation, recording a transfer once, counting confirmations from the
- * tip and handing the touched payments to the detection step. A follower adds only how its
- * chain's blocks are read and matched.
+ * tip, dropping the transfers the node no longer knows and handing the touched payments to the
+ * detection step. A follower adds only how its chain's blocks are read and matched, and how its
+ * node is asked where a transaction is.
  */
 
 export type FollowResult = {
@@ -31,6 +40,16 @@ const PROGRESS_EVERY = 100;
 /** Blocks remembered in the cursor: a reorganisation deeper than this is rescanned from the oldest one. */
 export const RECENT_BLOCKS = 100;
 
+/** How long a transfer may be in neither a block nor the node's pool before it is dropped, by default. */
+export const DROP_AFTER_MS = 10 * 60_000;
+
+/**
+ * Where the node has a transaction that a transfer recorded with no block came from: in a block
+ * (mined since the walk read its blocks: the next walk finds it there), in its pool of pending
+ * transactions, or nowhere.
+ */
+export type Whereabouts = "block" | "pool" | "unknown";
+
 /** The options every chain's follower takes. */
 export type FollowerOptions = {
   net: ChainNet;
@@ -42,6 +61,8 @@ export type FollowerOptions = {
   now?: () => Date;
   /** The name of the chain's cursor and lease: the chain's own (tests that share a database name their own). */
   cursor?: string;
+  /** How long a transfer may be in neither a block nor the node's pool before it is dropped (default DROP_AFTER_MS). */
+  dropAfterMs?: number;
 };
 
 /** The chain a walk follows, as its follower reaches it. */
@@ -137,6 +158,32 @@ export class CursorWalk {
       this.transfers++;
       this.touched.add(charge.paymentId);
     }
+  }
+
+  /**
+   * Drops the chain's transfers that are in no block and that the node no longer has, in a block
+   * or in its pool (`locate`, asked once per transaction: an outpoint's or a log's suffix after
+   * `:` is not part of it), once recorded or last changed `dropAfterMs` ago: a double-spend (a
+   * conflicting transaction was mined and the node evicted this one), a transaction evicted and
+   * never mined, or one whose block left the main chain and that no block took again. A node's
+   * wallet would silently forget such a payment; here its payment is touched, and one left with
+   * nothing fails.
+   */
+  async dropVanished(locate: (txHash: string) => Promise<Whereabouts>): Promise<void> {
+    const now = this.now();
+    const after = this.o.dropAfterMs ?? DROP_AFTER_MS;
+    const where = new Map<string, Whereabouts>();
+    const gone: UnconfirmedTransfer[] = [];
+    for (const t of await unconfirmedTransfers(this.db, this.chain.coins)) {
+      if (now.getTime() - t.updatedAt.getTime() < after) continue;
+      const hash = t.txId.split(":")[0];
+      if (!where.has(hash)) where.set(hash, await locate(hash));
+      if (where.get(hash) === "unknown") gone.push(t);
+    }
+    if (!gone.length) return;
+    console.warn(`[watcher ${this.chain.label}] dropped ${gone.length} transfer(s) in no block and no longer known to the node`);
+    await dropTransfers(this.db, gone.map((t) => t.id), now);
+    for (const t of gone) this.touched.add(t.paymentId);
   }
 
   /** The result of a tick whose lease lapsed on the way: the holder now decides the statuses. */
