@@ -1,10 +1,11 @@
+import { TransactionNotFoundError, type Hash } from "viem";
 import type { Db } from "@/db/client";
 import { watchedCharges, type WatchedCharge } from "@/db/queries/chain-watch";
 import type { SeenBlock } from "@/db/schema";
 import { COIN_NAMES, COINS, type CoinName } from "../coins";
 import { matchNativeTransfers, matchTokenTransfers, tokenContracts, watchedSet, type EvmMatch } from "../evm/scan";
 import { evmTipOf, readEvmBlock, readTransferLogs, type EvmClient } from "../rpc/evm-rpc";
-import { CursorWalk, type FollowerOptions, type FollowResult } from "./cursor-walk";
+import { CursorWalk, type FollowerOptions, type FollowResult, type Whereabouts } from "./cursor-walk";
 
 export type EvmFollowOptions = FollowerOptions & {
   client: EvmClient;
@@ -93,6 +94,21 @@ async function readRange(o: EvmFollowOptions, watch: WatchSet, parent: SeenBlock
 }
 
 /**
+ * Where the node has a transaction (eth_getTransactionByHash): in a block, pending in its pool,
+ * or unknown to it, as after a reorganisation that no block of the new chain took it back in.
+ * Any other failure fails the tick: a node that cannot answer says nothing about the transaction.
+ */
+async function locate(client: EvmClient, hash: string): Promise<Whereabouts> {
+  try {
+    const tx = await client.getTransaction({ hash: hash as Hash });
+    return tx.blockNumber === null ? "pool" : "block";
+  } catch (err) {
+    if (err instanceof TransactionNotFoundError) return "unknown";
+    throw err;
+  }
+}
+
+/**
  * One tick of the Ethereum watcher. With the chain's lease (another instance holding it:
  * nothing to do) it
  * 1. compares the last blocks it read with the node's; after a reorganisation, transfers in
@@ -103,7 +119,10 @@ async function readRange(o: EvmFollowOptions, watch: WatchSet, parent: SeenBlock
  *    charges. Each is recorded once (a transaction's hash for Ether, `hash:logIndex` for a log),
  *    with its block's height and hash, and the cursor moves block by block once a range is read
  *    whole, so a tick cut short resumes after the last block recorded;
- * 3. sets the watched transfers' confirmations from the tip, and lets the detection step the
+ * 3. drops the transfers in no block (their block left the main chain) whose transaction the
+ *    node has neither in a block nor pending for `dropAfterMs`: a reorganisation's new chain
+ *    did not take it back, and it will not arrive;
+ * 4. sets the watched transfers' confirmations from the tip, and lets the detection step the
  *    simulator uses decide each touched payment's status.
  * Pending transactions are not read: one in the pool may be replaced or dropped at will, so a
  * payment is seen from its block (PENDING at 1 confirmation). On a chain's first tick it starts
@@ -131,5 +150,6 @@ export async function followEvmChain(db: Db, o: EvmFollowOptions): Promise<Follo
       if (!(await walk.advance(block.height, block.hash))) return walk.cut();
     }
   }
+  await walk.dropVanished((hash) => locate(o.client, hash));
   return walk.finish();
 }

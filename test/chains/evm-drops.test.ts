@@ -1,0 +1,156 @@
+import { randomUUID } from "node:crypto";
+import { asc, eq } from "drizzle-orm";
+import { TransactionNotFoundError, type Address, type Hash, type Hex } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getDb, type Db } from "@/db/client";
+import { findCharge, listTransfers } from "@/db/queries/charges";
+import { businesses, paymentEvents, payments } from "@/db/schema";
+import type { CoinName } from "@/lib/chains/coins";
+import { evmTipOf, type EvmClient } from "@/lib/chains/rpc/evm-rpc";
+import { DROP_AFTER_MS } from "@/lib/chains/watch/cursor-walk";
+import { followEvmChain, type EvmFollowOptions } from "@/lib/chains/watch/evm-follower";
+import { selectCoin } from "@/lib/checkout/select";
+import { createPayment, newBusiness } from "../helpers";
+import { startAnvil, type Anvil } from "./nodes/anvil";
+import { anvilWallet } from "./nodes/anvil-wallet";
+
+/**
+ * The Ethereum watcher's drop step against a real anvil: a transfer whose block left the main
+ * chain and whose transaction the node no longer has, in a block or pending, is dropped once
+ * `dropAfterMs` has passed since it became unconfirmed, and a payment left with nothing fails.
+ * Anvil forgets a transaction entirely when `anvil_reorg` replaces its block without replaying it.
+ */
+describe("Ethereum chain watcher: transfers the node forgot (anvil)", () => {
+  let node: Anvil;
+  let db: Db;
+  let anvil: ReturnType<typeof anvilWallet>;
+  let usd: Address; // the configured token: 6 decimals, paying ETH_TETHER
+
+  const tip = () => evmTipOf(node.client);
+  const tick = (o: EvmFollowOptions, extra: Partial<EvmFollowOptions> = {}) => followEvmChain(db, { ...o, ...extra });
+  const status = async (id: string) => (await db.select().from(payments).where(eq(payments.id, id)))[0].status;
+  const eventsOf = async (id: string) =>
+    (await db.select().from(paymentEvents).where(eq(paymentEvents.paymentId, id)).orderBy(asc(paymentEvents.id))).map((e) => [e.type, e.fromStatus, e.toStatus]);
+  /** A tick at `ms` after the moment the transfer last changed (it became unconfirmed). */
+  const at = (t: { updatedAt: Date }, ms: number) => ({ now: () => new Date(t.updatedAt.getTime() + ms) });
+
+  /** A watcher under a cursor of its own (test files may share one PostgreSQL database), started at the tip. */
+  async function started(): Promise<EvmFollowOptions> {
+    const tokens = new Map<string, CoinName[]>([[usd.toLowerCase(), ["ETH_TETHER"]]]);
+    const o: EvmFollowOptions = { client: node.client, net: "regtest", owner: "instance-a", cursor: `ETHEREUM-${randomUUID()}`, lateWindowMs: 86_400_000, tokens };
+    expect(await tick(o)).toMatchObject({ followed: true, to: await tip() });
+    return o;
+  }
+
+  /** A live business's charge in `coin`: made by a test business (every coin offered, unique EIP-55 addresses), which then turns live. */
+  async function livePayment(coin: CoinName) {
+    const business = await newBusiness();
+    const { id } = await createPayment(business);
+    await selectCoin(db, id, coin);
+    await db.update(businesses).set({ mode: "live" }).where(eq(businesses.id, business.businessId));
+    const charge = (await findCharge(db, id))!;
+    return { id, address: charge.address as Address, units: BigInt(charge.quotedUnits) };
+  }
+
+  /** Replaces the newest `depth` blocks with empty ones: their transactions are gone from the chain and from the pool. */
+  const reorgOut = (depth: number) => anvil.rpc("anvil_reorg", [depth, []]);
+  const known = (hash: Hash) => node.client.getTransaction({ hash }).then((tx) => tx.blockNumber, (err: unknown) => err);
+
+  beforeAll(async () => {
+    db = await getDb();
+    node = await startAnvil();
+    anvil = anvilWallet(node);
+    usd = await anvil.deployToken("TUSD", "TUSD", 6);
+    await anvil.mint(usd, anvil.wallet.account.address, 10n ** 24n);
+  }, 60_000);
+  afterAll(async () => node?.stop(), 30_000);
+
+  it("drops an Ether and a token transfer the new chain lacks once dropAfterMs has passed, and the payments fail with PAYMENT_FAILED", async () => {
+    const o = await started();
+    const ether = await livePayment("ETHEREUM");
+    const tether = await livePayment("ETH_TETHER");
+    const a = await anvil.pay(ether.address, ether.units);
+    const b = await anvil.payToken(usd, tether.address, tether.units);
+    expect(await tick(o)).toMatchObject({ transfers: 2 });
+    expect(await listTransfers(db, ether.id)).toMatchObject([{ txId: a.transactionHash, amount: String(ether.units), blockNumber: String(a.blockNumber), confirmations: 2 }]);
+    const tokenKey = `${b.transactionHash}:${b.logs[0].logIndex}`;
+    expect(await listTransfers(db, tether.id)).toMatchObject([{ txId: tokenKey, amount: String(tether.units), blockNumber: String(b.blockNumber), confirmations: 1 }]);
+    expect([await status(ether.id), await status(tether.id)]).toEqual(["PENDING", "PENDING"]);
+
+    // Both blocks are replaced by empty ones: the node knows neither transaction any more.
+    const height = await tip();
+    await reorgOut(2);
+    expect(await tip()).toBe(height);
+    expect(await known(a.transactionHash)).toBeInstanceOf(TransactionNotFoundError);
+    expect(await known(b.transactionHash)).toBeInstanceOf(TransactionNotFoundError);
+    expect(await tick(o)).toMatchObject({ reorgedAt: Number(a.blockNumber) - 1, transfers: 0 });
+    const [lostEther] = await listTransfers(db, ether.id);
+    const [lostToken] = await listTransfers(db, tether.id);
+    for (const t of [lostEther, lostToken]) expect(t).toMatchObject({ blockNumber: null, blockHash: null, confirmations: 0, dropped: false });
+    expect([await status(ether.id), await status(tether.id)]).toEqual(["PENDING", "PENDING"]);
+
+    // Within dropAfterMs of becoming unconfirmed: kept, the payments wait.
+    await anvil.mine(1);
+    await tick(o, at(lostEther, DROP_AFTER_MS - 1));
+    expect((await listTransfers(db, ether.id))[0].dropped).toBe(false);
+    expect((await listTransfers(db, tether.id))[0].dropped).toBe(false);
+    expect([await status(ether.id), await status(tether.id)]).toEqual(["PENDING", "PENDING"]);
+
+    // A node that cannot answer says nothing about a transaction: the tick fails, nothing is dropped.
+    const down = new Proxy(node.client, {
+      get: (target, prop, receiver) =>
+        prop === "getTransaction" ? () => Promise.reject(new Error("node down")) : (Reflect.get(target, prop, receiver) as unknown),
+    }) as EvmClient;
+    await expect(tick(o, { client: down, ...at(lostToken, DROP_AFTER_MS) })).rejects.toThrow("node down");
+    expect((await listTransfers(db, ether.id))[0].dropped).toBe(false);
+
+    // dropAfterMs after: dropped (the token transfer by its transaction's hash, without the log index), and the payments fail.
+    const later = at(lostToken, DROP_AFTER_MS);
+    expect(await tick(o, later)).toMatchObject({ followed: true, transfers: 0, reconciled: 2 });
+    expect(await listTransfers(db, ether.id)).toMatchObject([{ txId: a.transactionHash, amount: String(ether.units), dropped: true, confirmations: 0 }]);
+    expect(await listTransfers(db, tether.id)).toMatchObject([{ txId: tokenKey, amount: String(tether.units), dropped: true, confirmations: 0 }]);
+    expect([await status(ether.id), await status(tether.id)]).toEqual(["FAILED", "FAILED"]);
+    for (const id of [ether.id, tether.id]) {
+      expect((await eventsOf(id)).slice(-2)).toEqual([
+        ["PAYMENT_PENDING", "AWAITING_PAYMENT", "PENDING"],
+        ["PAYMENT_FAILED", "PENDING", "FAILED"],
+      ]);
+    }
+    // Nothing more happens to them.
+    await tick(o, later);
+    expect((await eventsOf(ether.id)).filter(([type]) => type === "PAYMENT_FAILED")).toHaveLength(1);
+  });
+
+  it("keeps a transfer whose transaction is back in the node's pool, however long, and finds it in its block once mined", async () => {
+    const o = await started();
+    const p = await livePayment("ETHEREUM");
+    const r = await anvil.pay(p.address, p.units);
+    const raw = (await anvil.rpc("eth_getRawTransactionByHash", [r.transactionHash])) as Hex;
+    await tick(o);
+    await reorgOut(1);
+    await tick(o);
+    const [lost] = await listTransfers(db, p.id);
+    expect(lost).toMatchObject({ blockNumber: null, confirmations: 0, dropped: false });
+
+    // The same signed transaction sent again, pending: blocks are mined only when asked.
+    await anvil.rpc("evm_setAutomine", [false]);
+    try {
+      await anvil.rpc("eth_sendRawTransaction", [raw]);
+      expect(await known(r.transactionHash)).toBeNull();
+      await tick(o, at(lost, DROP_AFTER_MS + 3_600_000));
+      expect(await listTransfers(db, p.id)).toMatchObject([{ blockNumber: null, dropped: false }]);
+      expect(await status(p.id)).toBe("PENDING");
+      await anvil.mine(1);
+    } finally {
+      await anvil.rpc("evm_setAutomine", [true]);
+    }
+    const mined = await node.client.getTransactionReceipt({ hash: r.transactionHash });
+    expect(await tick(o, at(lost, DROP_AFTER_MS + 3_600_000))).toMatchObject({ transfers: 1 });
+    expect(await listTransfers(db, p.id)).toMatchObject([
+      { id: lost.id, txId: r.transactionHash, amount: String(p.units), blockNumber: String(mined.blockNumber), blockHash: mined.blockHash, confirmations: 1, dropped: false },
+    ]);
+    await anvil.mine(11);
+    await tick(o);
+    expect(await status(p.id)).toBe("COMPLETED");
+  });
+});
