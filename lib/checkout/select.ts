@@ -30,14 +30,16 @@ export async function liveCoinsFor(db: Tx, business: Business): Promise<Map<Coin
  * A deposit address for a charge. Test businesses derive from the fixed test keys with one
  * counter shared by all test businesses (no two charges share an address); coins without an
  * xpub family (Solana, Monero, TON) get a simulated address, as only test businesses offer them.
- * Live businesses derive from their own account keys with a counter of their own, encoded for
- * the network the coin's node serves.
+ * Live businesses derive from their own account keys with a counter per key, encoded for the
+ * network the coin's node serves.
  */
 async function depositAddress(tx: Tx, business: Business, coin: CoinName, liveChains: ReadonlyMap<CoinName, LiveCoin>) {
   const family = keyFamilyOf(coin);
   const live = business.mode === "live";
   const key = family && (live ? business.extendedPublicKeys[family] : TEST_EXTENDED_PUBLIC_KEYS[family]);
-  const scope = live ? `b:${business.id}:${family}` : `test:${family ?? coin}`;
+  // One counter per wallet key, not per business: businesses given the same key (a shop and its
+  // sub-business, say) still never hand out one address twice.
+  const scope = live && key ? `xpub:${family}:${createHash("sha256").update(key.trim()).digest("hex").slice(0, 32)}` : `test:${family ?? coin}`;
   if (live && !key) throw invalidField("coin", `${coin} is not available: no deposit-address source is configured`);
   const index = await claimAddressIndex(tx, scope);
   if (!key) {

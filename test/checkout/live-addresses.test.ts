@@ -1,3 +1,5 @@
+import { randomBytes } from "node:crypto";
+import { HDKey } from "@scure/bip32";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { deriveAddressForCoin, TEST_EXTENDED_PUBLIC_KEYS } from "@/lib/chains/derive";
@@ -11,15 +13,23 @@ describe("deposit addresses of live businesses", () => {
   it("derive from the business's own extended public keys, a fresh index per charge", async () => {
     const db = await getDb();
     await chainFollowed("BITCOIN");
-    const b = await newBusiness({ mode: "live", extendedPublicKeys: { BITCOIN: TEST_EXTENDED_PUBLIC_KEYS.BITCOIN } });
+    // A key of its own: the address counter belongs to the key.
+    const key = HDKey.fromMasterSeed(randomBytes(32)).derive("m/84'/0'/0'").publicExtendedKey;
+    const b = await newBusiness({ mode: "live", extendedPublicKeys: { BITCOIN: key } });
     const first = await createPayment(b);
     const second = await createPayment(b);
     await selectCoin(db, first.id, "BITCOIN");
     await selectCoin(db, second.id, "BITCOIN");
     const a1 = (await checkoutView(db, first.id))!.charge!.address;
     const a2 = (await checkoutView(db, second.id))!.charge!.address;
-    expect(a1).toBe(deriveAddressForCoin("BITCOIN", TEST_EXTENDED_PUBLIC_KEYS.BITCOIN, 0));
-    expect(a2).toBe(deriveAddressForCoin("BITCOIN", TEST_EXTENDED_PUBLIC_KEYS.BITCOIN, 1));
+    expect(a1).toBe(deriveAddressForCoin("BITCOIN", key, 0));
+    expect(a2).toBe(deriveAddressForCoin("BITCOIN", key, 1));
+
+    // Another business given the same key (a sub-business, say) goes on from the same counter.
+    const sibling = await newBusiness({ mode: "live", extendedPublicKeys: { BITCOIN: key } });
+    const third = await createPayment(sibling);
+    await selectCoin(db, third.id, "BITCOIN");
+    expect((await checkoutView(db, third.id))!.charge!.address).toBe(deriveAddressForCoin("BITCOIN", key, 2));
   });
 
   it("offer only coins whose family has a key; none at all → 400 at create", async () => {
