@@ -32,7 +32,8 @@ export async function claimChainLease(
 /**
  * Moves the cursor to the block at `height` with `blockHash`, only while `owner` holds the lease:
  * an instance whose lease lapsed (paused, partitioned) cannot move a cursor another now follows.
- * Returns whether it moved.
+ * With `renewMs` the lease is renewed too, so a catch-up longer than a lease keeps it while it
+ * makes progress. Returns whether it moved.
  */
 export async function advanceChainCursor(
   tx: Tx,
@@ -40,10 +41,11 @@ export async function advanceChainCursor(
   owner: string,
   cursor: { network: string; height: number; blockHash: string; recent?: SeenBlock[] },
   now: Date,
+  renewMs?: number,
 ): Promise<boolean> {
   const rows = await tx
     .update(chainCursors)
-    .set({ ...cursor, updatedAt: now })
+    .set({ ...cursor, updatedAt: now, ...(renewMs !== undefined && { leaseUntil: new Date(now.getTime() + renewMs) }) })
     .where(and(eq(chainCursors.chain, chain), eq(chainCursors.leaseOwner, owner), gte(chainCursors.leaseUntil, now)))
     .returning({ chain: chainCursors.chain });
   return rows.length === 1;

@@ -35,6 +35,11 @@ describe("chain cursors and their leases (db/queries/chain-cursors.ts)", () => {
     expect(await advanceChainCursor(db, BITCOIN, "new", { network: "regtest", height: 7, blockHash: "dd" }, at(30_000))).toBe(false);
     const bitcoin = (await listChainCursors(db)).find((c) => c.chain === BITCOIN);
     expect(bitcoin).toMatchObject({ height: 6, blockHash: "cc", leaseOwner: "new" });
+    // A holder making progress renews its lease with each move (a catch-up longer than a lease keeps it).
+    await claimChainLease(db, BITCOIN, "regtest", "new", at(40_000), 10_000);
+    expect(await advanceChainCursor(db, BITCOIN, "new", { network: "regtest", height: 7, blockHash: "dd" }, at(49_000), 10_000)).toBe(true);
+    expect(await claimChainLease(db, BITCOIN, "regtest", "old", at(55_000), 10_000)).toBeUndefined();
+    expect(await advanceChainCursor(db, BITCOIN, "new", { network: "regtest", height: 8, blockHash: "ee" }, at(58_000), 10_000)).toBe(true);
   });
 
   it("frees a released lease at once", async () => {

@@ -136,7 +136,8 @@ export class CursorWalk {
   /** Writes `recent` as the cursor, its newest block the cursor's height; kept here only once written. */
   private async save(recent: SeenBlock[]): Promise<boolean> {
     const { height, hash } = recent[recent.length - 1];
-    const moved = await advanceChainCursor(this.db, this.chain.key, this.o.owner, { network: this.o.net, height, blockHash: hash, recent }, this.now());
+    const cursor = { network: this.o.net, height, blockHash: hash, recent };
+    const moved = await advanceChainCursor(this.db, this.chain.key, this.o.owner, cursor, this.now(), this.o.leaseMs ?? 30_000);
     if (moved) this.recent = recent;
     return moved;
   }
