@@ -11,7 +11,10 @@ import { deriveAddressForCoin } from "@/lib/chains/derive";
 import { followBitcoinChain, type FollowOptions } from "@/lib/chains/watch/bitcoin-follower";
 import { selectCoin } from "@/lib/checkout/select";
 import { chainFollowed, createPayment, newBusiness } from "../helpers";
+import { oneChainFileAtATime } from "../serial";
 import { LITECOIN_REGTEST_TPUB as tpub, litecoindInstalled, startLitecoind, type Litecoind } from "./nodes/litecoind";
+
+oneChainFileAtATime();
 
 /**
  * The Bitcoin-family watcher following a real Litecoin Core node in regtest, deciding statuses

@@ -13,6 +13,7 @@ import { followEvmChain, type EvmFollowOptions } from "@/lib/chains/watch/evm-fo
 import { selectCoin } from "@/lib/checkout/select";
 import { expirePaymentIfDue } from "@/lib/payments/expiry";
 import { createPayment, newBusiness } from "../helpers";
+import { oneChainFileAtATime } from "../serial";
 import { startAnvil, type Anvil } from "./nodes/anvil";
 import { anvilWallet } from "./nodes/anvil-wallet";
 
@@ -40,6 +41,8 @@ function instrumented(client: EvmClient, killAt = Infinity, beforeLogs?: () => P
   });
   return { client: proxy, calls };
 }
+
+const chainFile = oneChainFileAtATime();
 
 describe("Ethereum chain watcher (anvil)", () => {
   let node: Anvil;
@@ -85,6 +88,7 @@ describe("Ethereum chain watcher (anvil)", () => {
     const { id } = await createPayment(business);
     await selectCoin(db, id, coin);
     await db.update(businesses).set({ mode: "live" }).where(eq(businesses.id, business.businessId));
+    chainFile.retire(business.businessId);
     const charge = (await findCharge(db, id))!;
     return { id, address: charge.address as Address, units: BigInt(charge.quotedUnits), required: charge.requiredConfirmations };
   }

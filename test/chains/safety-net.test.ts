@@ -10,6 +10,7 @@ import { checkOpenAddresses } from "@/lib/chains/watch/bitcoin-safety-net";
 import { checkOpenEvmAddresses } from "@/lib/chains/watch/evm-safety-net";
 import { selectCoin } from "@/lib/checkout/select";
 import { chainFollowed, createPayment, newBusiness } from "../helpers";
+import { oneChainFileAtATime } from "../serial";
 import { anvilWallet } from "./nodes/anvil-wallet";
 import { startAnvil, type Anvil } from "./nodes/anvil";
 import { LITECOIN_REGTEST_TPUB, litecoindInstalled, startLitecoind, type Litecoind } from "./nodes/litecoind";
@@ -20,6 +21,8 @@ import { LITECOIN_REGTEST_TPUB, litecoindInstalled, startLitecoind, type Litecoi
  * where no standard call lists an address's transactions).
  */
 const status = async (id: string) => (await (await getDb()).select().from(payments).where(eq(payments.id, id)))[0].status;
+
+oneChainFileAtATime();
 
 describe.runIf(litecoindInstalled() || process.env.CI === "true")("Bitcoin family: scantxoutset (Litecoin Core, regtest)", () => {
   let node: Litecoind;

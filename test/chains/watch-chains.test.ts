@@ -8,7 +8,10 @@ import { deriveAddressForCoin, TEST_EXTENDED_PUBLIC_KEYS } from "@/lib/chains/de
 import { selectCoin } from "@/lib/checkout/select";
 import { checkoutView } from "@/lib/checkout/view";
 import { adminToken, createPayment, json, newBusiness, request } from "../helpers";
+import { oneChainFileAtATime } from "../serial";
 import { LITECOIN_REGTEST_TPUB, litecoindInstalled, startLitecoind, type Litecoind } from "./nodes/litecoind";
+
+oneChainFileAtATime();
 
 const run = litecoindInstalled() || process.env.CI === "true";
 

@@ -10,7 +10,10 @@ import { CHAIN_POLL_MS } from "@/lib/chains/watch/chains";
 import { selectCoin } from "@/lib/checkout/select";
 import { config } from "@/lib/config";
 import { chainFollowed, createPayment, newBusiness } from "../helpers";
+import { oneChainFileAtATime } from "../serial";
 import { LITECOIN_REGTEST_TPUB, litecoindInstalled, startLitecoind, type Litecoind } from "../chains/nodes/litecoind";
+
+oneChainFileAtATime();
 
 const run = litecoindInstalled() || process.env.CI === "true";
 

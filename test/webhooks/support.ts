@@ -1,13 +1,13 @@
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { asc, eq, inArray } from "drizzle-orm";
-import postgres from "postgres";
-import { afterAll, beforeAll } from "vitest";
+import { afterAll } from "vitest";
 import { Webhook } from "svix";
 import { getDb } from "@/db/client";
 import { webhookAttempts, webhookDeliveries } from "@/db/schema";
 import { deliverDue, type Clock } from "@/lib/webhooks/deliver";
 import { json, request } from "../helpers";
+import { oneFileAtATime } from "../serial";
 
 /** What a receiver got: the raw body exactly as it arrived, and every header (lower-case names). */
 export type Hit = { method: string; path: string; headers: Record<string, string>; body: string; at: number };
@@ -155,16 +155,5 @@ export function verifyHit(secret: string, hit: Hit, body = hit.body) {
  * (each file is one worker process). With PGlite each file has its own database: no lock.
  */
 export function oneWebhookFileAtATime() {
-  const url = process.env.DATABASE_URL;
-  if (!url) return;
-  let sql: postgres.Sql | undefined;
-  beforeAll(async () => {
-    sql = postgres(url, { max: 1, onnotice: () => {} });
-    await sql`select pg_advisory_lock(741852963)`;
-  }, 300_000);
-  afterAll(async () => {
-    if (!sql) return;
-    await sql`select pg_advisory_unlock(741852963)`;
-    await sql.end();
-  });
+  oneFileAtATime(741852963);
 }
