@@ -29,7 +29,17 @@ export type Options = {
   serverNodeArgs: string[];
   /** Keep the seeded store and reuse it on the next run with as many payments (bench/store.ts). */
   reuseStore: boolean;
+  /** `--chains`: the chain watchers against litecoind and anvil (bench/chains/), instead of the HTTP run. */
+  chains: ChainName[] | null;
+  /** Payments per chain for the chain watchers' latency. */
+  chainSamples: number;
+  /** Watched addresses per chain at which the chain watchers' scan cost is measured. */
+  chainWatched: number[];
+  /** Blocks mined while the watchers stood still, read by one tick (0: none). */
+  catchUp: number;
 };
+
+export type ChainName = "litecoin" | "ethereum";
 
 const USAGE = `npm run bench -- [options]
   --db pglite|postgres|both   database(s) (default: postgres when DATABASE_URL is set, else pglite)
@@ -48,6 +58,11 @@ const USAGE = `npm run bench -- [options]
   --reuse-store               keep the seeded store, and reuse it in a later run with the same --payments
                               instead of seeding again (A/B pairs at a million; what a run writes stays
                               in the store, so not for figures of record; not with --scale)
+  --chains [litecoin,ethereum]  the chain watchers instead (bench/chains/): webhook latency against litecoind and
+                              anvil, scan cost per block by watched addresses, catch-up (no server; ~8 min)
+  --chain-samples N           payments per chain for the latency (default 30)
+  --chain-watched 100,10000,100000  watched addresses per chain for the scan cost
+  --catch-up N                blocks mined while the watchers stand still, then read by one tick (default 1000; 0: none)
 Environment: BENCH_SERVER_LOG=file appends the server's standard output to file (e.g. with --server-node-args "--trace-gc")`;
 
 const ints = (s: string) => s.split(",").map((v) => {
@@ -73,6 +88,10 @@ export function parseOptions(argv: string[]): Options {
     force: false,
     serverNodeArgs: [],
     reuseStore: false,
+    chains: null,
+    chainSamples: 30,
+    chainWatched: [100, 10_000, 100_000],
+    catchUp: 1000,
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -104,12 +123,28 @@ export function parseOptions(argv: string[]): Options {
       case "--port": o.port = ints(next())[0]; break;
       case "--force": o.force = true; break;
       case "--reuse-store": o.reuseStore = true; break;
+      case "--chains":
+        o.chains = argv[i + 1] && !argv[i + 1].startsWith("--")
+          ? next().split(",").map((c) => {
+              if (c !== "litecoin" && c !== "ethereum") throw new Error(`--chains: ${c}?\n\n${USAGE}`);
+              return c;
+            })
+          : ["litecoin", "ethereum"];
+        break;
+      case "--chain-samples": o.chainSamples = ints(next())[0]; break;
+      case "--chain-watched": o.chainWatched = ints(next()).sort((a, b) => a - b); break;
+      case "--catch-up": {
+        const v = next();
+        o.catchUp = v === "0" ? 0 : ints(v)[0];
+        break;
+      }
       case "--server-node-args": o.serverNodeArgs = next().split(" ").filter(Boolean); break;
       case "--help": case "-h": console.log(USAGE); process.exit(0); break;
       default: throw new Error(`unknown option ${a}\n\n${USAGE}`);
     }
   }
   if (o.scale) o.scale.sort((a, b) => a - b);
+  if (o.chains && (o.scale || o.reuseStore)) throw new Error(`--chains is a run of its own: not with --scale or --reuse-store\n\n${USAGE}`);
   if (o.scale && o.reuseStore) throw new Error(`--reuse-store seeds once, --scale in steps: not both\n\n${USAGE}`);
   return o;
 }

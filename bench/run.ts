@@ -22,7 +22,7 @@ const o = parseOptions(process.argv.slice(2));
 if (o.dbs.length > 1) {
   // One process per database: the service's configuration is read once per process.
   const rest = process.argv.slice(2).filter((a, i, all) => a !== "--db" && all[i - 1] !== "--db");
-  if (!o.skipBuild) await build();
+  if (!o.skipBuild && !o.chains) await build();
   for (const db of o.dbs) {
     const r = spawnSync(process.execPath, [...process.execArgv, path.join(import.meta.dirname, "run.ts"), ...rest, "--db", db, "--skip-build"], {
       stdio: "inherit",
@@ -233,5 +233,11 @@ async function main(opts: Options) {
   }
 }
 
-await main(o);
+if (o.chains) {
+  // The chain watchers (bench/chains/): no server, no build.
+  const { runChains } = await import("./chains/run");
+  await runChains(o);
+} else {
+  await main(o);
+}
 process.exit(0);

@@ -1,0 +1,204 @@
+import { randomUUID } from "node:crypto";
+import http from "node:http";
+import { parse as parseLosslessJson } from "lossless-json";
+import type { Db } from "@/db/client";
+import type { BitcoinRpc } from "@/lib/chains/rpc/bitcoin-rpc";
+import type { EvmClient } from "@/lib/chains/rpc/evm-rpc";
+import { randomEvmAddress, type EvmBench } from "./evm";
+import { randomLitecoinAddress, type LitecoinBench } from "./litecoin";
+
+/**
+ * The two followers as the scan measurements drive them (scan.ts): each under a cursor of its
+ * own, its node's RPC timed per method, with how its blocks are made and its watch set loaded.
+ */
+
+export const WEEK = 7 * 86_400_000;
+export const LTC_UNITS = 1_000_000n; // 0.01 LTC per watched charge
+export const ETH_WEI = 10n ** 16n; // 0.01 ETH
+
+/** The RPC methods' time and calls, as the follower made them. */
+export type RpcTimes = Record<string, { calls: number; ms: number }>;
+
+function timedBitcoinRpc(rpc: BitcoinRpc) {
+  const times: RpcTimes = {};
+  const timed: BitcoinRpc = {
+    endpoint: rpc.endpoint,
+    async call<T>(method: string, params?: unknown[]) {
+      const t0 = performance.now();
+      try {
+        return await rpc.call<T>(method, params);
+      } finally {
+        const t = (times[method] ??= { calls: 0, ms: 0 });
+        t.calls++;
+        t.ms += performance.now() - t0;
+      }
+    },
+  };
+  return { rpc: timed, times };
+}
+
+function timedEvmClient(client: EvmClient) {
+  const times: RpcTimes = {};
+  const proxy = new Proxy(client, {
+    get(target, prop, receiver) {
+      const value: unknown = Reflect.get(target, prop, receiver);
+      if (typeof prop !== "string" || !["getBlock", "getBlockNumber", "getLogs"].includes(prop)) return value;
+      return async (...args: unknown[]) => {
+        const t0 = performance.now();
+        try {
+          return await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+        } finally {
+          const t = (times[prop] ??= { calls: 0, ms: 0 });
+          t.calls++;
+          t.ms += performance.now() - t0;
+        }
+      };
+    },
+  });
+  return { client: proxy as EvmClient, times };
+}
+
+export const snapshot = (t: RpcTimes): RpcTimes => JSON.parse(JSON.stringify(t));
+export function since(before: RpcTimes, after: RpcTimes): RpcTimes {
+  const out: RpcTimes = {};
+  for (const [m, a] of Object.entries(after)) {
+    const b = before[m] ?? { calls: 0, ms: 0 };
+    if (a.calls > b.calls) out[m] = { calls: a.calls - b.calls, ms: Math.round((a.ms - b.ms) * 10) / 10 };
+  }
+  return out;
+}
+export const rpcMs = (t: RpcTimes) => Object.values(t).reduce((s, x) => s + x.ms, 0);
+
+export type Follower = {
+  chain: "LITECOIN" | "ETHEREUM";
+  tick: () => Promise<{ followed: boolean; from: number | null; to: number | null; transfers: number; reconciled: number }>;
+  /** The node's newest block. */
+  tip: () => Promise<{ height: number; hash: string }>;
+  /** Mines `n` blocks with no transaction of the bench's. */
+  mineEmpty: (n: number) => Promise<unknown>;
+  required: number;
+  times: RpcTimes;
+  blockReadMethod: string;
+  loadWatchSet: (db: Db) => Promise<{ queryMs: number; buildMs: number; size: number }>;
+  /** Mines one block of `random` transactions to random addresses and one to each of `watched`. */
+  block: (random: number, watched: string[]) => Promise<void>;
+  newAddress: () => string;
+  units: bigint;
+  rate: string;
+  /** Litecoin: the same follower through another RPC client, under a cursor of its own (the catch-up's A/B). */
+  alternative?: { label: string; tick: Follower["tick"]; times: RpcTimes };
+};
+
+export async function litecoinFollower(db: Db, ltc: LitecoinBench): Promise<Follower> {
+  const { followBitcoinChain } = await import("@/lib/chains/watch/bitcoin-follower");
+  const { watchedCharges } = await import("@/db/queries/chain-watch");
+  const { scriptPubKeyOf } = await import("@/lib/chains/bitcoin/scan");
+  const { rpc, times } = timedBitcoinRpc(ltc.rpc);
+  const options = { chain: "LITECOIN" as const, rpc, net: "regtest" as const, owner: "bench", cursor: `LITECOIN-bench-${randomUUID()}`, lateWindowMs: WEEK, seenInMempool: new Set<string>() };
+  const fresh = timedBitcoinRpc(connectionPerCallRpc(ltc.url));
+  const freshOptions = { ...options, rpc: fresh.rpc, cursor: `LITECOIN-bench-fresh-${randomUUID()}`, seenInMempool: new Set<string>() };
+  return {
+    alternative: { label: "a new connection per call", tick: () => followBitcoinChain(db, freshOptions), times: fresh.times },
+    chain: "LITECOIN",
+    tick: () => followBitcoinChain(db, options),
+    tip: async () => ({ height: await ltc.rpc.call<number>("getblockcount"), hash: await ltc.rpc.call<string>("getbestblockhash") }),
+    mineEmpty: (n) => ltc.mine(n),
+    required: 2,
+    times,
+    blockReadMethod: "getblock",
+    async loadWatchSet(db) {
+      const t0 = performance.now();
+      const rows = await watchedCharges(db, ["LITECOIN"], new Date(Date.now() - WEEK));
+      const t1 = performance.now();
+      const set = new Map<string, unknown>();
+      for (const c of rows) set.set(scriptPubKeyOf(c.address), c);
+      return { queryMs: t1 - t0, buildMs: performance.now() - t1, size: set.size };
+    },
+    async block(random, watched) {
+      await ltc.pay([
+        ...Array.from({ length: random }, () => ({ address: randomLitecoinAddress(), units: 100_000n })),
+        ...watched.map((address) => ({ address, units: LTC_UNITS })),
+      ]);
+      await ltc.mine(1);
+    },
+    newAddress: randomLitecoinAddress,
+    units: LTC_UNITS,
+    rate: "80",
+  };
+}
+
+export async function evmFollower(db: Db, evm: EvmBench): Promise<Follower> {
+  const { followEvmChain, EVM_COINS } = await import("@/lib/chains/watch/evm-follower");
+  const { watchedCharges } = await import("@/db/queries/chain-watch");
+  const { watchedSet } = await import("@/lib/chains/evm/scan");
+  const { client, times } = timedEvmClient(evm.client);
+  const options = { client, net: "regtest" as const, owner: "bench", cursor: `ETHEREUM-bench-${randomUUID()}`, lateWindowMs: WEEK, tokens: new Map() };
+  await evm.automine(false);
+  return {
+    chain: "ETHEREUM",
+    tick: () => followEvmChain(db, options),
+    tip: async () => {
+      const b = await evm.client.getBlock();
+      return { height: Number(b.number), hash: b.hash };
+    },
+    mineEmpty: (n) => evm.mine(n),
+    required: 12,
+    times,
+    blockReadMethod: "getBlock",
+    async loadWatchSet(db) {
+      const t0 = performance.now();
+      const rows = await watchedCharges(db, EVM_COINS, new Date(Date.now() - WEEK));
+      const t1 = performance.now();
+      const set = watchedSet(rows.map((c) => c.address));
+      return { queryMs: t1 - t0, buildMs: performance.now() - t1, size: set.size };
+    },
+    async block(random, watched) {
+      await evm.pay([...Array.from({ length: random }, () => ({ to: randomEvmAddress(), wei: 10n ** 15n })), ...watched.map((to) => ({ to, wei: ETH_WEI }))]);
+      await evm.mine(1);
+    },
+    newAddress: randomEvmAddress,
+    units: ETH_WEI,
+    rate: "3000",
+  };
+}
+
+/** Numbers stay text; safe integers become numbers: as lib/chains/rpc/bitcoin-rpc.ts parses the node's answers. */
+function parseNumber(text: string): number | string {
+  return /^-?\d+$/.test(text) && Number.isSafeInteger(Number(text)) ? Number(text) : text;
+}
+
+/**
+ * The project's Bitcoin-family client (bitcoin-rpc.ts) as it would be over node:http with a new
+ * TCP connection for each call instead of fetch's kept-alive one: on a kept-alive connection
+ * litecoind's answers of some ten to a few hundred kilobytes wait ~40 ms for the client's
+ * delayed ACK (the node's HTTP server writes them in pieces without TCP_NODELAY). Only for the
+ * catch-up's comparison.
+ */
+function connectionPerCallRpc(url: string): BitcoinRpc {
+  const u = new URL(url);
+  const auth = `Basic ${Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString("base64")}`;
+  let id = 0;
+  return {
+    endpoint: `${u.protocol}//${u.host}/`,
+    call<T>(method: string, params: unknown[] = []) {
+      const body = JSON.stringify({ jsonrpc: "1.0", id: ++id, method, params });
+      return new Promise<T>((resolve, reject) => {
+        const req = http.request(
+          { host: u.hostname, port: u.port, path: u.pathname, method: "POST", agent: false, headers: { authorization: auth, "content-type": "application/json", "content-length": Buffer.byteLength(body) } },
+          (res) => {
+            const chunks: Buffer[] = [];
+            res.on("data", (c: Buffer) => chunks.push(c));
+            res.on("end", () => {
+              const answer = parseLosslessJson(Buffer.concat(chunks).toString("utf8"), null, parseNumber) as { result?: T; error?: { message: string } | null };
+              if (answer.error) reject(new Error(`${method}: ${answer.error.message}`));
+              else resolve(answer.result as T);
+            });
+          },
+        );
+        req.on("error", reject);
+        req.end(body);
+      });
+    },
+  };
+}
+
