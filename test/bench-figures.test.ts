@@ -2,6 +2,9 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { figuresOf, session, type Sample, type Scenario } from "@/bench/load";
+import { randomLitecoinAddress } from "@/bench/chains/litecoin";
+import { quantiles } from "@/bench/chains/stats";
+import { scriptPubKeyOf } from "@/lib/chains/bitcoin/scan";
 
 const sample = (over: Partial<Sample>): Sample => ({
   latencies: [1, 2, 3, 4],
@@ -34,6 +37,20 @@ describe("bench figures", () => {
     expect(f).not.toHaveProperty("threadBusy");
     expect(f).not.toHaveProperty("dbBusy");
     expect(f).not.toHaveProperty("dbCpuMsPerRequest");
+  });
+});
+
+describe("chain watcher bench figures", () => {
+  it("takes percentiles by nearest rank: of 30 latency samples the p99 is the slowest", () => {
+    const q = quantiles(Array.from({ length: 30 }, (_, i) => 30 - i));
+    expect(q).toMatchObject({ p50: 15, p99: 30, min: 1, max: 30, mean: 15.5 });
+    expect(quantiles([NaN, 4]).p99).toBe(4);
+  });
+
+  it("seeds watched addresses the Litecoin watcher can match (regtest, segwit v0 key hash)", () => {
+    const address = randomLitecoinAddress();
+    expect(address).toMatch(/^rltc1q/);
+    expect(scriptPubKeyOf(address)).toMatch(/^0014[0-9a-f]{40}$/);
   });
 });
 
