@@ -97,7 +97,10 @@ async function forkPoint(chain: WalkedChain, recent: readonly SeenBlock[], tip: 
 export class CursorWalk {
   transfers = 0;
   reorgedAt?: number;
+  /** Payments whose transfers changed and whose status is still to be decided. */
   readonly touched = new Set<string>();
+  /** Payments decided so far this tick. */
+  private readonly decided = new Set<string>();
   readonly lateSince: Date;
   /** The first height this tick reads. */
   readonly from: number;
@@ -130,7 +133,18 @@ export class CursorWalk {
     if (this.tip - this.from >= PROGRESS_EVERY && (height - this.from + 1) % PROGRESS_EVERY === 0) {
       console.info(`[watcher ${this.chain.label}] catching up: block ${height} of ${this.tip} (${this.tip - height} to go)`);
     }
+    // Decided before the cursor passes the block: a tick cut short after it leaves no payment undecided.
+    await this.decide();
     return this.save([...this.recent, { height, hash }].slice(-RECENT_BLOCKS));
+  }
+
+  /** Lets the detection step decide the touched payments (the simulator's step, lib/chains/reconcile.ts). */
+  private async decide(): Promise<void> {
+    for (const id of this.touched) {
+      await reconcilePayment(this.db, id, this.now());
+      this.decided.add(id);
+    }
+    this.touched.clear();
   }
 
   /** Writes `recent` as the cursor, its newest block the cursor's height; kept here only once written. */
@@ -196,8 +210,8 @@ export class CursorWalk {
   async finish(): Promise<FollowResult> {
     const { db, now } = this;
     for (const id of await inTransaction(db, (tx) => refreshConfirmations(tx, this.chain.coins, this.tip, this.lateSince, now()))) this.touched.add(id);
-    for (const id of this.touched) await reconcilePayment(db, id, now());
-    return { followed: true, from: this.from, to: this.last.height, transfers: this.transfers, reconciled: this.touched.size, reorgedAt: this.reorgedAt };
+    await this.decide();
+    return { followed: true, from: this.from, to: this.last.height, transfers: this.transfers, reconciled: this.decided.size, reorgedAt: this.reorgedAt };
   }
 
   /**
@@ -219,6 +233,11 @@ export class CursorWalk {
       return { ...idle, followed: true, to: tip };
     }
     const recent = cursor.recent.length ? cursor.recent : [{ height: cursor.height, hash: cursor.blockHash! }];
+    if (tip < recent[0].height) {
+      // Not a reorganisation one can read past: a node still syncing, or one of another chain.
+      // The tick fails (the chain shows as failing, its coins are not offered) until the node is back above.
+      throw new Error(`the node's tip ${tip} is below the blocks already read (${recent[0].height}-${cursor.height}): is it still syncing?`);
+    }
     const fork = await forkPoint(chain, recent, tip);
     if (fork === "same") return new CursorWalk(db, o, chain, tip, recent);
     // Deeper than the remembered blocks: from below the oldest of them, as the node has it now.
