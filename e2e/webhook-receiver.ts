@@ -4,7 +4,7 @@ import { expect } from "@playwright/test";
 import { Webhook } from "svix";
 
 /**
- * A merchant's webhook endpoint on 127.0.0.1 inside the test (as in e2e/webhooks.spec.ts): it
+ * A merchant's webhook endpoint on 127.0.0.1 inside the test: it
  * answers 200 and keeps every request's raw body and headers for svix verification.
  */
 
