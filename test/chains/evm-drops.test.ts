@@ -3,15 +3,14 @@ import { asc, eq } from "drizzle-orm";
 import { TransactionNotFoundError, type Address, type Hash, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb, type Db } from "@/db/client";
-import { findCharge, listTransfers } from "@/db/queries/charges";
-import { businesses, paymentEvents, payments } from "@/db/schema";
+import { listTransfers } from "@/db/queries/charges";
+import { paymentEvents, payments } from "@/db/schema";
 import type { CoinName } from "@/lib/chains/coins";
 import { evmTipOf, type EvmClient } from "@/lib/chains/rpc/evm-rpc";
 import { DROP_AFTER_MS } from "@/lib/chains/watch/cursor-walk";
 import { followEvmChain, type EvmFollowOptions } from "@/lib/chains/watch/evm-follower";
-import { selectCoin } from "@/lib/checkout/select";
-import { createPayment, newBusiness } from "../helpers";
 import { oneChainFileAtATime } from "../serial";
+import { evmLivePayment } from "./evm-live-payment";
 import { startAnvil, type Anvil } from "./nodes/anvil";
 import { anvilWallet } from "./nodes/anvil-wallet";
 
@@ -45,16 +44,8 @@ describe("Ethereum chain watcher: transfers the node forgot (anvil)", () => {
     return o;
   }
 
-  /** A live business's charge in `coin`: made by a test business (every coin offered, unique EIP-55 addresses), which then turns live. */
-  async function livePayment(coin: CoinName) {
-    const business = await newBusiness();
-    const { id } = await createPayment(business);
-    await selectCoin(db, id, coin);
-    await db.update(businesses).set({ mode: "live" }).where(eq(businesses.id, business.businessId));
-    chainFile.retire(business.businessId);
-    const charge = (await findCharge(db, id))!;
-    return { id, address: charge.address as Address, units: BigInt(charge.quotedUnits) };
-  }
+  const livePayment = (coin: CoinName) => evmLivePayment(db, coin, (id) => chainFile.retire(id));
+
 
   /** Replaces the newest `depth` blocks with empty ones: their transactions are gone from the chain and from the pool. */
   const reorgOut = (depth: number) => anvil.rpc("anvil_reorg", [depth, []]);

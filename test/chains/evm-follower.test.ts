@@ -4,16 +4,15 @@ import type { Address, Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb, type Db } from "@/db/client";
 import { listChainCursors } from "@/db/queries/chain-cursors";
-import { findCharge, listTransfers } from "@/db/queries/charges";
-import { businesses, payments } from "@/db/schema";
+import { listTransfers } from "@/db/queries/charges";
+import { payments } from "@/db/schema";
 import type { CoinName } from "@/lib/chains/coins";
 import { evmTipOf, type EvmClient } from "@/lib/chains/rpc/evm-rpc";
 import { RECENT_BLOCKS } from "@/lib/chains/watch/cursor-walk";
 import { followEvmChain, type EvmFollowOptions } from "@/lib/chains/watch/evm-follower";
-import { selectCoin } from "@/lib/checkout/select";
 import { expirePaymentIfDue } from "@/lib/payments/expiry";
-import { createPayment, newBusiness } from "../helpers";
 import { oneChainFileAtATime } from "../serial";
+import { evmLivePayment } from "./evm-live-payment";
 import { startAnvil, type Anvil } from "./nodes/anvil";
 import { anvilWallet } from "./nodes/anvil-wallet";
 
@@ -76,22 +75,8 @@ describe("Ethereum chain watcher (anvil)", () => {
   const status = async (id: string) => (await db.select().from(payments).where(eq(payments.id, id)))[0].status;
   const transfersOf = (id: string) => listTransfers(db, id);
 
-  /**
-   * A live business's payment with a charge in `coin`. The checkout offers a live coin only
-   * on a configured, healthy chain, and this file follows a node of its own under cursors of its
-   * own; so the payment is made by a test business (offered every coin, its addresses EIP-55,
-   * from the test key with one counter for all test businesses: no two charges share one),
-   * which then turns live, as the watcher follows live businesses' charges only.
-   */
-  async function livePayment(coin: CoinName) {
-    const business = await newBusiness();
-    const { id } = await createPayment(business);
-    await selectCoin(db, id, coin);
-    await db.update(businesses).set({ mode: "live" }).where(eq(businesses.id, business.businessId));
-    chainFile.retire(business.businessId);
-    const charge = (await findCharge(db, id))!;
-    return { id, address: charge.address as Address, units: BigInt(charge.quotedUnits), required: charge.requiredConfirmations };
-  }
+  const livePayment = (coin: CoinName) => evmLivePayment(db, coin, (id) => chainFile.retire(id));
+
 
   beforeAll(async () => {
     db = await getDb();
