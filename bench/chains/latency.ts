@@ -235,10 +235,10 @@ export async function measureLatency(o: {
       }
     }
     const FROM: Record<string, string> = {
-      "LITECOIN PENDING": "broadcast → PENDING webhook",
-      "LITECOIN COMPLETED": "block of the last confirmation mined → COMPLETED webhook",
-      "ETHEREUM PENDING": "block with the transfer mined → PENDING webhook",
-      "ETHEREUM COMPLETED": "12th confirmation's block mined → COMPLETED webhook",
+      "LITECOIN PENDING": "broadcast → PENDING",
+      "LITECOIN COMPLETED": "2nd confirmation's block → COMPLETED",
+      "ETHEREUM PENDING": "transfer's block → PENDING",
+      "ETHEREUM COMPLETED": "12th confirmation's block → COMPLETED",
     };
     const rows = chains.flatMap(({ chain }) =>
       (["PENDING", "COMPLETED"] as const).map((event) => {

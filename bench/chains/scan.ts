@@ -37,17 +37,24 @@ export type SizeFigures = {
   idleTick: Quantiles;
   /** Ticks reading one block that pays no watched charge: the scan itself. */
   scanTick: Quantiles;
-  /** Median scan tick less median idle tick. */
+  /** One tick reading ten such blocks. */
+  tenBlockTickMs: number;
+  /** The ten-block tick less the median idle tick, per block. */
   scanPerBlockMs: number;
-  /** RPC time in a scan tick (median), and of it the block's read. */
+  /** RPC time per block in the ten-block tick, and of it the blocks' reads. */
   scanRpcMs: number;
   blockReadMs: number;
-  /** Ticks reading one block that also pays `watchedPerBlock` watched charges (and, Litecoin, completes the previous block's). */
+  /**
+   * Ticks reading one block that also pays `watchedPerBlock` watched charges, after which the
+   * watcher changes their statuses, completes earlier ones (Litecoin: the previous block's) and
+   * counts the confirmations of those paid within the window again.
+   */
   paidTick: Quantiles;
+  /** Median paid tick less median one-block scan tick: the work the block's payments add. */
   paidPerBlockMs: number;
   transfersPerPaidBlock: number;
   reconciledPerPaidBlock: number;
-  rpc: { scan: RpcTimes[]; paid: RpcTimes[] };
+  rpc: { scan: RpcTimes[]; tenBlocks: RpcTimes; paid: RpcTimes[] };
 };
 
 export type ChainScan = {
@@ -196,23 +203,30 @@ export async function measureScan(o: {
       const idle: number[] = [];
       for (let r = 0; r < 5; r++) idle.push((await timed(f.tick))[1]);
       const scan = await blockTicks(f, 3, () => []);
+      // Ten blocks read by one tick: the per-block cost with the tick's fixed part paid once.
+      for (let b = 0; b < 10; b++) await f.block(o.txsPerBlock, []);
+      const before10 = snapshot(f.times);
+      const [r10, ms10] = await timed(f.tick);
+      if (r10.to! - r10.from! + 1 !== 10) throw new Error(`${f.chain}: the ten-block tick read ${r10.from}-${r10.to}`);
+      const rpc10 = since(before10, f.times);
       const paid = await blockTicks(f, o.blocksPerSize, () => unpaid.get(f.chain)!.splice(0, o.watchedPerBlock));
       const r1 = (x: number) => Math.round(x * 10) / 10;
       Object.assign(fig, {
         idleTick: quantiles(idle),
         scanTick: quantiles(scan.ticks),
-        scanPerBlockMs: r1(median(scan.ticks) - median(idle)),
-        scanRpcMs: r1(median(scan.rpcs.map(rpcMs))),
-        blockReadMs: r1(median(scan.rpcs.map((t) => t[f.blockReadMethod]?.ms ?? 0))),
+        tenBlockTickMs: r1(ms10),
+        scanPerBlockMs: r1((ms10 - median(idle)) / 10),
+        scanRpcMs: r1(rpcMs(rpc10) / 10),
+        blockReadMs: r1((rpc10[f.blockReadMethod]?.ms ?? 0) / 10),
         paidTick: quantiles(paid.ticks),
-        paidPerBlockMs: r1(median(paid.ticks) - median(idle)),
+        paidPerBlockMs: r1(median(paid.ticks) - median(scan.ticks)),
         transfersPerPaidBlock: paid.transfers / o.blocksPerSize,
         reconciledPerPaidBlock: paid.reconciled / o.blocksPerSize,
-        rpc: { scan: scan.rpcs, paid: paid.rpcs },
+        rpc: { scan: scan.rpcs, tenBlocks: rpc10, paid: paid.rpcs },
       } satisfies Partial<SizeFigures>);
       o.log(
         `scan ${f.chain} ${size.toLocaleString("en")} watched: load ${fig.loadQueryMs.toFixed(1)} + ${fig.loadBuildMs.toFixed(1)} ms, idle tick ${fig.idleTick.p50} ms, ` +
-          `block tick ${fig.scanTick.p50} ms (per block ${fig.scanPerBlockMs} ms, RPC ${fig.scanRpcMs} ms, block read ${fig.blockReadMs} ms), ` +
+          `block tick ${fig.scanTick.p50} ms, 10 blocks ${fig.tenBlockTickMs} ms (per block ${fig.scanPerBlockMs} ms, RPC ${fig.scanRpcMs} ms, block read ${fig.blockReadMs} ms), ` +
           `with ${o.watchedPerBlock} payments ${fig.paidTick.p50} ms`,
       );
       if (f.chain === "LITECOIN" && size === o.sizes[o.sizes.length - 1]) {
