@@ -59,7 +59,7 @@ const USAGE = `npm run bench -- [options]
                               instead of seeding again (A/B pairs at a million; what a run writes stays
                               in the store, so not for figures of record; not with --scale)
   --chains [litecoin,ethereum]  the chain watchers instead (bench/chains/): webhook latency against litecoind and
-                              anvil, scan cost per block by watched addresses, catch-up (no server; ~8 min)
+                              anvil, scan cost per block by watched addresses, catch-up (no server; ~7 min)
   --chain-samples N           payments per chain for the latency (default 30)
   --chain-watched 100,10000,100000  watched addresses per chain for the scan cost
   --catch-up N                blocks mined while the watchers stand still, then read by one tick (default 1000; 0: none)
