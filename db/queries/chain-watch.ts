@@ -1,5 +1,5 @@
 import { and, eq, gte, inArray, isNotNull, isNull, notInArray, or, sql } from "drizzle-orm";
-import type { Tx } from "../client";
+import { executeRows, type Tx } from "../client";
 import { TERMINAL_STATUSES, type CoinName, type PaymentStatus } from "../domain";
 import { businesses, charges, payments, transfers } from "../schema";
 
@@ -97,27 +97,27 @@ export async function unconfirmTransfersAbove(tx: Tx, coins: readonly CoinName[]
 
 /**
  * Sets the confirmations of watched charges' transfers in blocks from the chain's tip
- * (tip − height + 1) and returns the payments whose transfers changed, for the watcher to
- * reconcile. Only the watched ones (open, or closed since `lateSince`): a closed payment's
- * transfers keep the count they had, so a block costs the open payments, not every transfer
- * ever recorded.
+ * (tip − height + 1) and returns the open payments whose transfers changed, for the watcher to
+ * decide. Watched means open, or closed since `lateSince`: a late transfer's count keeps moving
+ * in the record, but a closed payment has nothing left to decide, so it is not returned. One
+ * statement driven by the transfers in blocks (a join per transfer), whatever the number of
+ * watched addresses.
  */
 export async function refreshConfirmations(tx: Tx, coins: readonly CoinName[], tip: number, lateSince: Date, at: Date): Promise<string[]> {
-  const depth = sql<number>`greatest(${tip} - ${transfers.blockNumber}::integer + 1, 0)`;
-  const rows = await tx
-    .update(transfers)
-    .set({ confirmations: depth, updatedAt: at })
-    .where(
-      and(
-        isNotNull(transfers.blockNumber),
-        eq(transfers.dropped, false),
-        sql`${transfers.confirmations} <> ${depth}`,
-        inArray(transfers.paymentId, liveChargePayments(tx, coins, lateSince)),
-      ),
-    )
-    .returning({ paymentId: transfers.paymentId });
-  return [...new Set(rows.map((r) => r.paymentId))];
+  const depth = sql`greatest(${tip} - ${transfers.blockNumber}::integer + 1, 0)`;
+  const rows = await executeRows<{ payment_id: string; status: PaymentStatus }>(
+    tx,
+    sql`update ${transfers} set ${sql.identifier(transfers.confirmations.name)} = ${depth}, ${sql.identifier(transfers.updatedAt.name)} = ${at.toISOString()}::timestamptz
+      from ${charges}, ${payments}, ${businesses}
+      where ${charges.paymentId} = ${transfers.paymentId} and ${payments.id} = ${transfers.paymentId} and ${businesses.id} = ${payments.businessId}
+        and ${liveCharges(coins, lateSince)}
+        and ${transfers.blockNumber} is not null and not ${transfers.dropped} and ${transfers.confirmations} <> ${depth}
+      returning ${transfers.paymentId} as payment_id, ${payments.status} as status`,
+  );
+  return [...new Set(rows.filter((r) => !TERMINAL.has(r.status)).map((r) => r.payment_id))];
 }
+
+const TERMINAL: ReadonlySet<string> = new Set(TERMINAL_STATUSES);
 
 export type UnconfirmedTransfer = { id: number; paymentId: string; txId: string; updatedAt: Date };
 
