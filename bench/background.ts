@@ -1,6 +1,5 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import type { Db } from "@/db/client";
+import { startTimestampingReceiver } from "./receiver";
 import { query } from "./db";
 import { createBenchBusiness, seedPayments, type Business } from "./seed";
 import { inTransaction } from "@/db/transaction";
@@ -13,27 +12,18 @@ export type BackgroundFigures = {
   lag: { count: number; ratePerSecond: number; p50Ms: number; p99Ms: number; maxMs: number };
 };
 
-type Arrival = { at: number; eventType: string; eventTime: number };
-
-/** A webhook receiver that answers 200 at once and timestamps each arrival. */
+/** The receiver's arrivals as this bench reads them: the event and the time of its status change (its timeline's last entry). */
 async function startReceiver() {
-  const arrivals: Arrival[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const at = Date.now();
-      res.writeHead(200, { "content-type": "text/plain" }).end("ok");
-      const body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-      const timeline: { Time: string }[] = body.ForPaymentEvents.Timeline;
-      // The event's time: its timeline entry (the last one), written in the status change's transaction.
-      arrivals.push({ at, eventType: body.EventType, eventTime: Date.parse(timeline[timeline.length - 1].Time) });
-    });
-  });
-  server.keepAliveTimeout = 60_000;
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/hooks`, arrivals, close: () => new Promise((r) => server.close(r)) };
+  const r = await startTimestampingReceiver();
+  return {
+    ...r,
+    get arrivals() {
+      return r.arrivals.map(({ at, body }) => {
+        const timeline = body.ForPaymentEvents.Timeline;
+        return { at, eventType: body.EventType, eventTime: Date.parse(timeline[timeline.length - 1].Time) };
+      });
+    },
+  };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,6 +1,5 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import type { Db } from "@/db/client";
+import { startTimestampingReceiver } from "../receiver";
 import type { EvmBench } from "./evm";
 import type { LitecoinBench } from "./litecoin";
 import { quantiles, type Quantiles } from "./stats";
@@ -20,26 +19,19 @@ import { quantiles, type Quantiles } from "./stats";
 
 export type Arrival = { at: number; type: string; paymentId: string; statusTimes: Record<string, number> };
 
-/** A webhook receiver answering 200 at once, keeping each arrival's time, event and payment. */
+/** The bench's receiver, each arrival with its payment and the time of each status in its timeline. */
 export async function startReceiver() {
-  const arrivals: Arrival[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const at = Date.now();
-      res.writeHead(200, { "content-type": "text/plain" }).end("ok");
-      const body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-      const p = body.ForPaymentEvents;
-      const statusTimes: Record<string, number> = {};
-      for (const t of p.Timeline as { Time: string; PaymentStatus: string }[]) statusTimes[t.PaymentStatus] = Date.parse(t.Time);
-      arrivals.push({ at, type: body.EventType, paymentId: p.Id, statusTimes });
-    });
-  });
-  server.keepAliveTimeout = 60_000;
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/hooks`, arrivals, close: () => new Promise((r) => server.close(r)) };
+  const r = await startTimestampingReceiver();
+  return {
+    ...r,
+    get arrivals(): Arrival[] {
+      return r.arrivals.map(({ at, body }) => {
+        const statusTimes: Record<string, number> = {};
+        for (const t of body.ForPaymentEvents.Timeline) statusTimes[t.PaymentStatus] = Date.parse(t.Time);
+        return { at, type: body.EventType, paymentId: body.ForPaymentEvents.Id, statusTimes };
+      });
+    },
+  };
 }
 export type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 
@@ -47,43 +39,16 @@ export type Tick = { start: number; end: number; chains: string[] };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/**
- * The embedded runner (lib/background/runner.ts startEmbeddedRunner), the same jobs on the same
- * interval with the same rule (a job still running is not started again), timing each
- * follow-chains run that followed a chain.
- */
+/** The embedded runner itself, timing each follow-chains run that followed a chain. */
 export async function startTimedRunner(getDb: () => Promise<Db>, intervalMs = 250) {
-  const { JOBS } = await import("@/lib/background/runner");
+  const { startEmbeddedRunner } = await import("@/lib/background/runner");
   const ticks: Tick[] = [];
-  const running = new Set<string>();
-  const tick = async () => {
-    const db = await getDb();
-    await Promise.all(
-      JOBS.filter((j) => !running.has(j.name)).map(async (job) => {
-        running.add(job.name);
-        const now = new Date();
-        try {
-          const r = await job.run(db, now);
-          if (job.name === "follow-chains") {
-            const followed = (r as { chain: string; lastTickAt: Date | null }[]).filter((s) => s.lastTickAt?.getTime() === now.getTime());
-            if (followed.length) ticks.push({ start: now.getTime(), end: Date.now(), chains: followed.map((s) => s.chain) });
-          }
-        } catch (e) {
-          console.error(`[runner] ${job.name} failed`, e);
-        } finally {
-          running.delete(job.name);
-        }
-      }),
-    );
-  };
-  const timer = setInterval(() => void tick(), intervalMs);
-  return {
-    ticks,
-    async stop() {
-      clearInterval(timer);
-      while (running.size) await sleep(20);
-    },
-  };
+  const stop = startEmbeddedRunner(getDb, intervalMs, ({ job, startedAt, endedAt, result }) => {
+    if (job !== "follow-chains") return;
+    const followed = (result as { chain: string; lastTickAt: Date | null }[]).filter((s) => s.lastTickAt?.getTime() === startedAt.getTime());
+    if (followed.length) ticks.push({ start: startedAt.getTime(), end: endedAt.getTime(), chains: followed.map((s) => s.chain) });
+  });
+  return { ticks, stop };
 }
 
 export type LatencySample = { chain: string; event: "PENDING" | "COMPLETED"; paymentId: string; totalMs: number; waitMs: number; processingMs: number; deliveryMs: number };

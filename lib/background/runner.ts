@@ -28,16 +28,23 @@ const g = globalThis as unknown as { __paymentsRunner?: NodeJS.Timeout };
  * job runs once; a job still running from the last tick is not started again. All state is in
  * the database, so a restart resumes where the last process stopped.
  */
-export function startEmbeddedRunner(getDb: () => Promise<Db>, intervalMs = 250): () => void {
-  if (g.__paymentsRunner) return () => {};
+export function startEmbeddedRunner(
+  getDb: () => Promise<Db>,
+  intervalMs = 250,
+  /** Told of each job run that returned (the chain bench times the follow-chains runs with it). */
+  observe?: (run: { job: string; startedAt: Date; endedAt: Date; result: unknown }) => void,
+): () => Promise<void> {
+  if (g.__paymentsRunner) return async () => {};
   const running = new Set<string>();
   const tick = async () => {
     const db = await getDb();
     await Promise.all(
       JOBS.filter((j) => !running.has(j.name)).map(async (job) => {
         running.add(job.name);
+        const startedAt = new Date();
         try {
-          await job.run(db, new Date());
+          const result = await job.run(db, startedAt);
+          observe?.({ job: job.name, startedAt, endedAt: new Date(), result });
         } catch (e) {
           console.error(`[runner] ${job.name} failed`, e);
         } finally {
@@ -48,8 +55,10 @@ export function startEmbeddedRunner(getDb: () => Promise<Db>, intervalMs = 250):
   };
   g.__paymentsRunner = setInterval(() => void tick(), intervalMs);
   g.__paymentsRunner.unref();
-  return () => {
+  /** Stops the timer; resolves once the jobs running now have returned. */
+  return async () => {
     clearInterval(g.__paymentsRunner);
     g.__paymentsRunner = undefined;
+    while (running.size) await new Promise((r) => setTimeout(r, 20));
   };
 }
