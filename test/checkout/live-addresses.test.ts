@@ -52,11 +52,11 @@ describe("deposit addresses of live businesses", () => {
 
   it("offer a coin only while its chain is healthy: configured but never followed, it cannot be chosen", async () => {
     const db = await getDb();
-    // LITECOIN_RPC_URL is configured (test/setup.ts) but nothing follows it: the payment is made, no coin is offered.
-    const b = await newBusiness({ mode: "live", extendedPublicKeys: { LITECOIN: TEST_EXTENDED_PUBLIC_KEYS.LITECOIN } });
+    // BITCOIN_CASH_RPC_URL is configured (test/setup.ts) but no node answers there: the payment is made, no coin is offered.
+    const b = await newBusiness({ mode: "live", extendedPublicKeys: { BITCOIN_CASH: TEST_EXTENDED_PUBLIC_KEYS.BITCOIN_CASH } });
     const { id } = await createPayment(b);
     expect((await checkoutView(db, id))!.coins).toEqual([]);
-    await expect(selectCoin(db, id, "LITECOIN")).rejects.toMatchObject({ status: 400 });
+    await expect(selectCoin(db, id, "BITCOIN_CASH")).rejects.toMatchObject({ status: 400 });
   });
 
   it("show money received after expiry on the checkout and in the record, without changing the status", async () => {
