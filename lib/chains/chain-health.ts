@@ -97,8 +97,13 @@ export type LiveCoin = { chain: WatchedChain; network: ChainNet; chainId: number
 
 /** The coins live businesses can be paid in now (their chains configured and healthy), each with its chain's network. */
 export async function liveCoins(db: Tx, now = new Date()): Promise<Map<CoinName, LiveCoin>> {
+  return liveCoinsOf(await chainsHealth(db, now));
+}
+
+/** The same, from the chains' health already read. */
+export function liveCoinsOf(health: readonly ChainHealth[]): Map<CoinName, LiveCoin> {
   const out = new Map<CoinName, LiveCoin>();
-  for (const h of await chainsHealth(db, now)) {
+  for (const h of health) {
     for (const coin of h.coins) out.set(coin, { chain: h.chain, network: h.network!, chainId: h.chainId });
   }
   return out;

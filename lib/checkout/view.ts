@@ -7,14 +7,14 @@ import { unitsToDecimal } from "@/lib/chains/amounts";
 import { COINS, type CoinName } from "@/lib/chains/coins";
 import { decideStatus } from "@/lib/chains/detection";
 import { isErc20Coin, paymentUri, type EvmTarget } from "@/lib/chains/payment-uri";
-import { chainsHealth } from "@/lib/chains/chain-health";
+import { chainsHealth, liveCoinsOf, type ChainHealth } from "@/lib/chains/chain-health";
 import { tokenContractsOn } from "@/lib/chains/live-coins";
 import { config } from "@/lib/config";
 import { detectionInput } from "@/lib/chains/detection-input";
 import type { PaymentStatus } from "@/lib/payments/status";
 import { isTerminal } from "@/lib/payments/transitions";
 import type { Business } from "@/db/schema";
-import { liveCoinsFor, selectableCoins } from "./select";
+import { selectableCoins } from "./select";
 
 /**
  * What the customer's browser may see of a payment: display name, amount, status, the coins
@@ -57,9 +57,9 @@ export type CheckoutView = {
  * The EVM chain a live charge is paid on (its chain id and the token's contract there), for the
  * wallet link; test businesses' links name Ethereum mainnet, as their addresses are simulated.
  */
-async function evmTarget(db: Db, business: Business, coin: CoinName): Promise<EvmTarget | undefined> {
+function evmTarget(health: readonly ChainHealth[], business: Business, coin: CoinName): EvmTarget | undefined {
   if (business.mode !== "live" || COINS[coin].network !== "ETHEREUM") return undefined;
-  const chainId = (await chainsHealth(db)).find((h) => h.chain === "ETHEREUM")?.chainId ?? 1;
+  const chainId = health.find((h) => h.chain === "ETHEREUM")?.chainId ?? 1;
   const tokenContract = isErc20Coin(coin) ? tokenContractsOn(chainId, config().chains.tokenContracts)[coin] : undefined;
   return { chainId, tokenContract };
 }
@@ -72,6 +72,8 @@ export async function checkoutView(db: Db, paymentId: string): Promise<CheckoutV
   const business = await findBusiness(db, payment.onBehalfOfBusinessId ?? payment.businessId);
   if (!business) return null;
   const [charge, transfers] = await Promise.all([findCharge(db, paymentId), listTransfers(db, paymentId)]);
+  // Live businesses are paid on real chains: which are healthy, on which network (test ones: the simulated chain).
+  const health = business.mode === "live" ? await chainsHealth(db) : [];
   let chargeView: CheckoutView["charge"] = null;
   if (charge) {
     const coin = charge.coin as CoinName;
@@ -87,7 +89,7 @@ export async function checkoutView(db: Db, paymentId: string): Promise<CheckoutV
       exchangeRate: trimZeros(charge.exchangeRate),
       address: charge.address,
       // After a partial payment the wallet link asks for what is still due.
-      uri: paymentUri(coin, charge.address, d.due > 0n ? d.due : BigInt(charge.quotedUnits), await evmTarget(db, business, coin)),
+      uri: paymentUri(coin, charge.address, d.due > 0n ? d.due : BigInt(charge.quotedUnits), evmTarget(health, business, coin)),
       paid: unitsToDecimal(d.seen, info.decimals),
       due: unitsToDecimal(d.due, info.decimals),
       isUnderpaid: d.isUnderpaid,
@@ -109,7 +111,7 @@ export async function checkoutView(db: Db, paymentId: string): Promise<CheckoutV
     redirectUrl: payment.redirectUrl,
     needsEmail: !payment.customerEmail && !isTerminal(payment.status),
     canCancel: payment.status === "AWAITING_PAYMENT" && transfers.length === 0,
-    coins: selectableCoins(payment, business, await liveCoinsFor(db, business)).map((c) => ({
+    coins: selectableCoins(payment, business, liveCoinsOf(health)).map((c) => ({
       coin: c,
       name: COINS[c].name,
       symbol: COINS[c].symbol,

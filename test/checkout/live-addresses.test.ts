@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { HDKey } from "@scure/bip32";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
+import { toBaseUnits } from "@/lib/chains/amounts";
 import { deriveAddressForCoin, TEST_EXTENDED_PUBLIC_KEYS } from "@/lib/chains/derive";
 import { recordChainTransfer } from "@/db/queries/chain-watch";
 import { selectCoin } from "@/lib/checkout/select";
@@ -43,6 +44,10 @@ describe("deposit addresses of live businesses", () => {
     expect(coins).not.toContain("BITCOIN");
     expect(coins).not.toContain("TRON");
     expect(coins).not.toContain("CONTRACT_TRC20_USDT");
+    // The wallet link names the chain the node serves (mainnet here) and the token's contract there.
+    await selectCoin(db, id, "CONTRACT_ERC20_USDT");
+    const charge = (await checkoutView(db, id))!.charge!;
+    expect(charge.uri).toBe(`ethereum:0xdAC17F958D2ee523a2206206994597C13D831ec7@1/transfer?address=${charge.address}&uint256=${toBaseUnits("CONTRACT_ERC20_USDT", charge.amount)}`);
 
     const bare = await newBusiness({ mode: "live", extendedPublicKeys: {} });
     const res = await request("POST", paymentsPath(bare.businessId), { key: bare.apiKey, body: { currency: "USD", amount: 5 } });
