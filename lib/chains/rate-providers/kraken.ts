@@ -99,13 +99,14 @@ async function fetchRates(o: FetchRatesOptions = {}): Promise<ProviderSnapshot> 
   for (const w of wanted.values()) {
     const tick = ticks[w.key];
     const price = tick ? positivePrice(tick.c[0]) : ({ ok: false, why: `no ticker for ${w.key}` } as const);
+    const where = tick ? `${w.key}.c[0]: ` : "";
     if (w.kind === "coin") {
       priced.add(w.symbol);
-      recordSymbol(snapshot, bySymbol, w.symbol, price.ok ? { usd: price.value.toFixed() } : { why: `${w.key}.c[0]: ${price.why}` });
+      recordSymbol(snapshot, bySymbol, w.symbol, price.ok ? { usd: price.value.toFixed() } : { why: where + price.why });
     } else if (price.ok) {
       fiat.set(w.code, w.usdIsBase ? price.value.toFixed() : inverse(price.value));
     } else {
-      snapshot.skipped.push({ key: w.code, why: `${w.key}.c[0]: ${price.why}` });
+      snapshot.skipped.push({ key: w.code, why: where + price.why });
     }
   }
   for (const symbol of bySymbol.keys()) {
