@@ -28,11 +28,11 @@ const lossless = z.custom<LosslessNumber>((v) => isLosslessNumber(v), "must be a
 
 const prices = z.record(
   z.string(),
-  z.looseObject({ usd: z.unknown(), last_updated_at: lossless.nullable().optional() }),
+  z.looseObject({ usd: z.unknown().optional(), last_updated_at: lossless.nullable().optional() }),
 );
 
 const exchangeRates = z.object({
-  rates: z.record(z.string(), z.looseObject({ value: z.unknown(), type: z.string() })),
+  rates: z.record(z.string(), z.looseObject({ value: z.unknown().optional(), type: z.string() })),
 });
 
 function strict<T>(schema: z.ZodType<T>, value: unknown, path: string): T {
