@@ -6,14 +6,14 @@ import type { ProviderSnapshot } from "./types";
 
 /**
  * The exact median of decimal texts: the middle value, or the mean of the two middle ones
- * (a halving, which always terminates in decimal). A median rather than a mean so one provider
+ * (a multiplication by 0.5, exact at any scale, where a division would round at 30 places). A median rather than a mean so one provider
  * with a wild or stale quote cannot move the price.
  */
 export function medianDecimal(values: readonly string[]): string {
   if (values.length === 0) throw new RangeError("median of no values");
   const sorted = values.map((v) => new Dec(v)).sort((a, b) => a.cmp(b));
   const mid = sorted.length >> 1;
-  const m: Big = sorted.length % 2 === 1 ? sorted[mid] : sorted[mid - 1].plus(sorted[mid]).div(2);
+  const m: Big = sorted.length % 2 === 1 ? sorted[mid] : sorted[mid - 1].plus(sorted[mid]).times("0.5");
   return m.toFixed();
 }
 
