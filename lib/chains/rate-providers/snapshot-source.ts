@@ -6,8 +6,8 @@ import type { ProviderSnapshot } from "./types";
 
 /**
  * The exact median of decimal texts: the middle value, or the mean of the two middle ones
- * (a multiplication by 0.5, exact at any scale, where a division would round at 30 places). A median rather than a mean so one provider
- * with a wild or stale quote cannot move the price.
+ * (times 0.5, exact at any scale, where a division would round at 30 places). A median
+ * rather than a mean, so one provider with a wild or stale quote cannot move the price.
  */
 export function medianDecimal(values: readonly string[]): string {
   if (values.length === 0) throw new RangeError("median of no values");

@@ -1,9 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CoinName } from "@/lib/chains/coins";
 import {
-  coinbase,
-  coingecko,
-  kraken,
   medianDecimal,
   providersFromList,
   snapshotRateSource,
