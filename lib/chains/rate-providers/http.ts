@@ -40,7 +40,10 @@ export async function getJson(
     if (controller.signal.aborted) {
       throw new RateProviderError(provider, "timeout", `no complete answer from ${url.host}${url.pathname} within ${timeoutMs} ms`, status, { cause: e });
     }
-    throw new RateProviderError(provider, "network", `GET ${url.host}${url.pathname} failed: ${(e as Error).message}`, status, { cause: e });
+    // fetch says only "fetch failed"; the reason (ENOTFOUND, ECONNREFUSED, a TLS error) is its cause's.
+    const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+    const why = cause?.code ?? cause?.message ?? (e as Error).message;
+    throw new RateProviderError(provider, "network", `GET ${url.host}${url.pathname} failed: ${why}`, status, { cause: e });
   } finally {
     clearTimeout(timer);
   }
