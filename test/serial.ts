@@ -46,3 +46,10 @@ export function oneChainFileAtATime() {
   });
   return { retire: (businessId: number) => void made.push(businessId) };
 }
+
+/**
+ * The lock the files that deliver webhooks take turns on: the webhook tests, and the Inngest
+ * functions that deliver (the sweep, deliver-webhook). "Deliver what is due" claims every due
+ * row in a shared database, so one file's deliveries would be attempted by another's.
+ */
+export const DELIVERY_TESTS_LOCK = 741852963;

@@ -1,7 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import postgres from "postgres";
-import { afterAll, beforeAll } from "vitest";
+import { DELIVERY_TESTS_LOCK, oneFileAtATime } from "../serial";
 
 /** What the receiver got: every header (lower-case names) and the raw body. */
 export type Hit = { headers: http.IncomingHttpHeaders; body: string };
@@ -34,25 +33,7 @@ export async function startReceiver(initial: "ok" | "fail" = "ok") {
 }
 export type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 
-/**
- * With DATABASE_URL every test file shares one PostgreSQL database, and "deliver what is due"
- * claims every due row in it, so a file delivering (the sweep, the embedded runner) could attempt
- * another file's deliveries. Files that deliver take turns on the same session advisory lock as
- * the webhook test files (test/webhooks/support.ts). With PGlite each file has its own database.
- */
-export const DELIVERY_TESTS_LOCK = 741852963;
-
+/** The Inngest files that deliver take turns with the webhook test files (test/serial.ts). */
 export function oneDeliveringFileAtATime() {
-  const url = process.env.DATABASE_URL;
-  if (!url) return;
-  let sql: postgres.Sql | undefined;
-  beforeAll(async () => {
-    sql = postgres(url, { max: 1, onnotice: () => {} });
-    await sql`select pg_advisory_lock(${DELIVERY_TESTS_LOCK})`;
-  }, 300_000);
-  afterAll(async () => {
-    if (!sql) return;
-    await sql`select pg_advisory_unlock(${DELIVERY_TESTS_LOCK})`;
-    await sql.end();
-  });
+  oneFileAtATime(DELIVERY_TESTS_LOCK);
 }

@@ -7,7 +7,7 @@ import { getDb } from "@/db/client";
 import { webhookAttempts, webhookDeliveries } from "@/db/schema";
 import { deliverDue, type Clock } from "@/lib/webhooks/deliver";
 import { json, request } from "../helpers";
-import { oneFileAtATime } from "../serial";
+import { DELIVERY_TESTS_LOCK, oneFileAtATime } from "../serial";
 
 /** What a receiver got: the raw body exactly as it arrived, and every header (lower-case names). */
 export type Hit = { method: string; path: string; headers: Record<string, string>; body: string; at: number };
@@ -155,5 +155,5 @@ export function verifyHit(secret: string, hit: Hit, body = hit.body) {
  * (each file is one worker process). With PGlite each file has its own database: no lock.
  */
 export function oneWebhookFileAtATime() {
-  oneFileAtATime(741852963);
+  oneFileAtATime(DELIVERY_TESTS_LOCK);
 }

@@ -26,9 +26,15 @@ export function litecoindInstalled(): boolean {
   return spawnSync("litecoind", ["-version"]).error === undefined;
 }
 
-export async function startLitecoind(): Promise<Litecoind> {
+/**
+ * Starts one. `rpcPort`, `user` and `password` fix what the RPC URL will be (the e2e server's
+ * configuration names it before the node starts); by default a free port and test credentials.
+ * A node that exits, or does not answer within 30 s, fails with its own stderr.
+ */
+export async function startLitecoind(o: { rpcPort?: number; user?: string; password?: string } = {}): Promise<Litecoind> {
   const dir = mkdtempSync(path.join(os.tmpdir(), "litecoind-"));
-  const [rpcPort, p2pPort] = [await freePort(), await freePort()];
+  const [rpcPort, p2pPort] = [o.rpcPort ?? (await freePort()), await freePort()];
+  const [user, password] = [o.user ?? "test", o.password ?? "secret"];
   const child: ChildProcess = spawn(
     "litecoind",
     [
@@ -36,8 +42,8 @@ export async function startLitecoind(): Promise<Litecoind> {
       "-daemon=0",
       "-server",
       `-datadir=${dir}`,
-      "-rpcuser=test",
-      "-rpcpassword=secret",
+      `-rpcuser=${user}`,
+      `-rpcpassword=${password}`,
       `-rpcport=${rpcPort}`,
       "-rpcbind=127.0.0.1",
       "-rpcallowip=127.0.0.1",
@@ -50,35 +56,36 @@ export async function startLitecoind(): Promise<Litecoind> {
   );
   let stderr = "";
   child.stderr?.on("data", (c) => (stderr += c));
-  const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
-  const url = `http://test:secret@127.0.0.1:${rpcPort}/`;
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const spawnError = new Promise<Error>((resolve) => child.once("error", resolve));
+  const running = () => child.pid !== undefined && child.exitCode === null && child.signalCode === null;
+  const url = `http://${user}:${password}@127.0.0.1:${rpcPort}/`;
   const rpc = bitcoinRpc(url, { timeoutMs: 5_000 });
+  const stop = async () => {
+    if (running()) {
+      await rpc.call("stop").catch(() => child.kill("SIGTERM"));
+      const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+      await exited;
+      clearTimeout(timer);
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
   const deadline = Date.now() + 30_000;
   for (;;) {
     try {
       await rpc.call("getblockcount");
       break;
     } catch (err) {
-      if (child.exitCode !== null || Date.now() > deadline) {
+      if (!running() || Date.now() > deadline) {
+        const why = stderr.trim() || (child.pid === undefined ? (await spawnError).message : (err as Error).message);
         child.kill("SIGKILL");
-        rmSync(dir, { recursive: true, force: true });
-        throw new Error(`litecoind did not start: ${stderr || (err as Error).message}`);
+        await stop();
+        throw new Error(`litecoind did not start: ${why}`);
       }
       await new Promise((r) => setTimeout(r, 50));
     }
   }
-  return {
-    url,
-    rpc,
-    wallet: (name) => bitcoinRpc(`${url}wallet/${name}`, { timeoutMs: 30_000 }),
-    async stop() {
-      await rpc.call("stop").catch(() => child.kill("SIGTERM"));
-      const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
-      await exited;
-      clearTimeout(timer);
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  return { url, rpc, wallet: (name) => bitcoinRpc(`${url}wallet/${name}`, { timeoutMs: 30_000 }), stop };
 }
 
 /**
