@@ -1,6 +1,4 @@
 import { randomUUID } from "node:crypto";
-import http from "node:http";
-import { parse as parseLosslessJson } from "lossless-json";
 import type { Db } from "@/db/client";
 import type { BitcoinRpc } from "@/lib/chains/rpc/bitcoin-rpc";
 import type { EvmClient } from "@/lib/chains/rpc/evm-rpc";
@@ -86,7 +84,6 @@ export type Follower = {
   units: bigint;
   rate: string;
   /** Litecoin: the same follower through another RPC client, under a cursor of its own (the catch-up's A/B). */
-  alternative?: { label: string; tick: Follower["tick"]; times: RpcTimes };
 };
 
 export async function litecoinFollower(db: Db, ltc: LitecoinBench): Promise<Follower> {
@@ -95,10 +92,7 @@ export async function litecoinFollower(db: Db, ltc: LitecoinBench): Promise<Foll
   const { scriptPubKeyOf } = await import("@/lib/chains/bitcoin/scan");
   const { rpc, times } = timedBitcoinRpc(ltc.rpc);
   const options = { chain: "LITECOIN" as const, rpc, net: "regtest" as const, owner: "bench", cursor: `LITECOIN-bench-${randomUUID()}`, lateWindowMs: WEEK, seenInMempool: new Set<string>() };
-  const fresh = timedBitcoinRpc(connectionPerCallRpc(ltc.url));
-  const freshOptions = { ...options, rpc: fresh.rpc, cursor: `LITECOIN-bench-fresh-${randomUUID()}`, seenInMempool: new Set<string>() };
   return {
-    alternative: { label: "a new connection per call", tick: () => followBitcoinChain(db, freshOptions), times: fresh.times },
     chain: "LITECOIN",
     tick: () => followBitcoinChain(db, options),
     tip: async () => ({ height: await ltc.rpc.call<number>("getblockcount"), hash: await ltc.rpc.call<string>("getbestblockhash") }),
@@ -159,46 +153,6 @@ export async function evmFollower(db: Db, evm: EvmBench): Promise<Follower> {
     newAddress: randomEvmAddress,
     units: ETH_WEI,
     rate: "3000",
-  };
-}
-
-/** Numbers stay text; safe integers become numbers: as lib/chains/rpc/bitcoin-rpc.ts parses the node's answers. */
-function parseNumber(text: string): number | string {
-  return /^-?\d+$/.test(text) && Number.isSafeInteger(Number(text)) ? Number(text) : text;
-}
-
-/**
- * The project's Bitcoin-family client (bitcoin-rpc.ts) as it would be over node:http with a new
- * TCP connection for each call instead of fetch's kept-alive one: on a kept-alive connection
- * litecoind's answers of some ten to a few hundred kilobytes wait ~40 ms for the client's
- * delayed ACK (the node's HTTP server writes them in pieces without TCP_NODELAY). Only for the
- * catch-up's comparison.
- */
-function connectionPerCallRpc(url: string): BitcoinRpc {
-  const u = new URL(url);
-  const auth = `Basic ${Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString("base64")}`;
-  let id = 0;
-  return {
-    endpoint: `${u.protocol}//${u.host}/`,
-    call<T>(method: string, params: unknown[] = []) {
-      const body = JSON.stringify({ jsonrpc: "1.0", id: ++id, method, params });
-      return new Promise<T>((resolve, reject) => {
-        const req = http.request(
-          { host: u.hostname, port: u.port, path: u.pathname, method: "POST", agent: false, headers: { authorization: auth, "content-type": "application/json", "content-length": Buffer.byteLength(body) } },
-          (res) => {
-            const chunks: Buffer[] = [];
-            res.on("data", (c: Buffer) => chunks.push(c));
-            res.on("end", () => {
-              const answer = parseLosslessJson(Buffer.concat(chunks).toString("utf8"), null, parseNumber) as { result?: T; error?: { message: string } | null };
-              if (answer.error) reject(new Error(`${method}: ${answer.error.message}`));
-              else resolve(answer.result as T);
-            });
-          },
-        );
-        req.on("error", reject);
-        req.end(body);
-      });
-    },
   };
 }
 

@@ -69,9 +69,6 @@ export function chainsTable(r: ChainsResult): string {
           `  catch-up: ${n(k.blocks)} blocks (${k.txsPerBlock} transactions each) with ${n(k.watched)} watched, one tick: ${k.seconds.toFixed(2)} s = ${n(k.blocksPerSecond)} blocks/s, ${k.transfers} transfers found` +
             ` (RPC ${(Object.values(k.rpc).reduce((a, x) => a + x.ms, 0) / 1000).toFixed(2)} s)`,
         );
-        if (k.alternative) {
-          out.push(`  the same blocks through ${k.alternative.client}: ${k.alternative.seconds.toFixed(2)} s = ${n(k.alternative.blocksPerSecond)} blocks/s (RPC ${(Object.values(k.alternative.rpc).reduce((a, x) => a + x.ms, 0) / 1000).toFixed(2)} s)`);
-        }
       }
     }
   }

@@ -75,8 +75,6 @@ export type ChainScan = {
     transfers: number;
     rpc: RpcTimes;
     mineSeconds: number;
-    /** Litecoin: the same blocks read again through another RPC client (connectionPerCallRpc). */
-    alternative?: { client: string; seconds: number; blocksPerSecond: number; rpc: RpcTimes };
   };
 };
 
@@ -262,7 +260,6 @@ export async function measureScan(o: {
   if (o.catchUpBlocks > 0) {
     for (const [i, f] of followers.entries()) {
       await f.tick();
-      if (f.alternative) await f.alternative.tick(); // its first tick: at the tip too
       const t0 = performance.now();
       const watched = unpaid.get(f.chain)!;
       for (let b = 0; b < o.catchUpBlocks; b++) await f.block(o.catchUpTxsPerBlock, b % 50 === 0 ? watched.splice(0, 1) : []);
@@ -281,15 +278,6 @@ export async function measureScan(o: {
         rpc: since(before, f.times),
         mineSeconds: Math.round(mineSeconds * 10) / 10,
       };
-      if (f.alternative) {
-        // The same blocks again, under the other cursor, through the other client (its transfers are recorded already: no change).
-        const alt = f.alternative;
-        const before2 = snapshot(alt.times);
-        const [r2, ms2] = await timed(alt.tick);
-        if (!r2.followed || r2.to! - r2.from! + 1 !== o.catchUpBlocks) throw new Error(`${f.chain}: the second catch-up tick read ${r2.from}-${r2.to}`);
-        out[i].catchUp!.alternative = { client: alt.label, seconds: Math.round(ms2) / 1000, blocksPerSecond: Math.round((o.catchUpBlocks / ms2) * 1000), rpc: since(before2, alt.times) };
-        o.log(`catch-up ${f.chain} again through ${alt.label}: ${(ms2 / 1000).toFixed(2)} s = ${out[i].catchUp!.alternative!.blocksPerSecond} blocks/s`);
-      }
       o.log(`catch-up ${f.chain}: ${o.catchUpBlocks} blocks in ${(ms / 1000).toFixed(2)} s = ${out[i].catchUp!.blocksPerSecond} blocks/s (${r.transfers} transfers)`);
     }
   }
