@@ -26,6 +26,10 @@ export const charges = pgTable(
     /** Currency units per whole coin, as the rate source gave it. */
     exchangeRate: numeric("exchange_rate", { precision: 38, scale: 18 }).notNull(),
     rateSource: text("rate_source").notNull(),
+    /** When the rate's inputs were read (the oldest of them): the quote is never fresher than this. */
+    rateFetchedAt: timestamp("rate_fetched_at", { withTimezone: true, precision: 3 }),
+    /** USD per one unit of the payment's currency, locked with the rate: netAmountUsd is settled at it. */
+    usdPerCurrencyUnit: numeric("usd_per_currency_unit"),
     requiredConfirmations: integer("required_confirmations").notNull(),
     /** The business's underpayment tolerance when the quote was made, locked like the rate. */
     tolerancePercent: numeric("tolerance_percent", { precision: 7, scale: 4 }).notNull().default("0"),

@@ -5,3 +5,4 @@ export * from "./payments";
 export * from "./charges";
 export * from "./webhooks";
 export * from "./chain-cursors";
+export * from "./rates";

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { DATABASE_ENV } from "@/db/settings";
 import { TOKEN_CONTRACTS, type Erc20Coin } from "@/lib/chains/payment-uri";
 import type { WatchedChain } from "@/lib/chains/live-coins";
+import { RATES_ENV, ratesConfigOf, type RatesConfig } from "./rates";
 
 /**
  * Configuration is read from the environment once, validated with zod, and fails start-up
@@ -52,6 +53,7 @@ const envSchema = z.object({
   // Live businesses' webhooks may go to private addresses and plain http (a merchant server on the service's own network).
   WEBHOOK_ALLOW_PRIVATE_TARGETS: optionalString(z.string().trim().refine((v) => devFlag(v) !== undefined, "must be 1, 0, true or false")),
   LATE_PAYMENT_WINDOW: optionalString(z.string().trim().regex(DURATION, "must be a duration such as 7d, 12h, 30m or 3600 (seconds)")).default("7d"),
+  ...RATES_ENV,
 });
 
 
@@ -142,6 +144,8 @@ export type Config = {
    * merchant server sits on the same private network. Off by default (D7's SSRF guard).
    */
   webhookPrivateTargets: boolean;
+  /** Exchange rates: a pinned RATES_FILE, market providers, or the static table for test businesses (lib/config/rates.ts). */
+  rates: RatesConfig;
   /** Production deployments never generate secrets. */
   production: boolean;
   /** Secrets generated on this start (printed once by the bootstrap). */
@@ -184,6 +188,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       "INNGEST_SIGNING_KEY: required with INNGEST_EVENT_KEY (Inngest signs its calls to /api/inngest); for the Dev Server set INNGEST_DEV=1 instead",
     );
   }
+  const rates = ratesConfigOf(e);
+  problems.push(...rates.problems);
   if (problems.length) throw new ConfigError(problems);
 
   let adminToken = e.ADMIN_TOKEN;
@@ -229,6 +235,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       latePaymentWindowMs: durationMs(e.LATE_PAYMENT_WINDOW),
     },
     webhookPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS !== undefined && devFlag(e.WEBHOOK_ALLOW_PRIVATE_TARGETS) === true,
+    rates: rates.config,
     production,
     generated: { adminToken: generatedAdmin },
   };
