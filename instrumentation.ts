@@ -2,8 +2,9 @@
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { config } = await import("@/lib/config");
+  const { describeRateSource } = await import("@/lib/config/rates");
   try {
-    config();
+    console.log(describeRateSource(config().rates));
   } catch (e) {
     // The server must not run half-configured: print the list of problems and stop.
     console.error(e instanceof Error ? e.message : e);

@@ -6,6 +6,12 @@
  */
 const DOWN_NODE = "http://test:test@127.0.0.1:9/";
 
+/*
+ * Rates are pinned (RATES_FILE, the built-in table's figures) so live businesses can quote, as
+ * on a regtest set-up; the tests of the other sources pass their own rates configuration.
+ */
+const PINNED_RATES = new URL("./fixtures/pinned-rates.json", import.meta.url).pathname;
+
 Object.assign(process.env, {
   NODE_ENV: "test",
   DATA_DIR: process.env.DATA_DIR ?? ":memory:",
@@ -14,4 +20,5 @@ Object.assign(process.env, {
   LITECOIN_RPC_URL: DOWN_NODE,
   BITCOIN_CASH_RPC_URL: DOWN_NODE,
   ETHEREUM_RPC_URL: DOWN_NODE,
+  RATES_FILE: PINNED_RATES,
 });

@@ -33,8 +33,10 @@ export async function runChains(o: Options): Promise<void> {
     if (chains.includes("litecoin")) ltc = await startLitecoinBench({ keys: 200, unitsPerKey: 200_000_000n });
     if (chains.includes("ethereum")) evm = await startEvmBench();
     pointThisProcessAt(target, o.port);
-    for (const k of ["BITCOIN_RPC_URL", "BITCOIN_CASH_RPC_URL", "LITECOIN_RPC_URL", "ETHEREUM_RPC_URL", "ETHEREUM_TOKEN_CONTRACTS"]) delete process.env[k];
+    for (const k of ["BITCOIN_RPC_URL", "BITCOIN_CASH_RPC_URL", "LITECOIN_RPC_URL", "ETHEREUM_RPC_URL", "ETHEREUM_TOKEN_CONTRACTS", "RATE_PROVIDERS"]) delete process.env[k];
     Object.assign(process.env, {
+      // A live business quotes from market rates or a pinned table: the built-in figures, pinned.
+      RATES_FILE: new URL("../../test/fixtures/pinned-rates.json", import.meta.url).pathname,
       ...(ltc ? { LITECOIN_RPC_URL: ltc.url } : {}),
       ...(evm ? { ETHEREUM_RPC_URL: evm.url } : {}),
       // The live business's webhook URL is this process's receiver on 127.0.0.1.

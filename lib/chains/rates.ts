@@ -12,8 +12,10 @@ export type Rate = {
   rate: string;
   /** Where the rate came from (shown to operators, stored with the charge). */
   source: string;
-  /** When the rate was read. */
+  /** When the rate was read (the oldest of its inputs). */
   at: Date;
+  /** Decimal string: USD per one unit of the currency, read with the rate (settlement's netAmountUsd uses it). */
+  usdPerUnit: string;
 };
 
 /** Anything that can price a coin in a fiat currency (a static table today, a price feed later). */
@@ -77,6 +79,7 @@ export class StaticRateSource implements RateSource {
       rate: tableRate(this.table, coin, currency),
       source: this.options.source ?? `static-table${this.table.asOf ? `:${this.table.asOf}` : ""}`,
       at: (this.options.now ?? (() => new Date()))(),
+      usdPerUnit: currencyUsd(this.table, currency).toFixed(),
     };
   }
 

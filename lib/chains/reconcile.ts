@@ -10,20 +10,21 @@ import { fiatValue } from "./amounts";
 import { COINS, type CoinName } from "./coins";
 import { decideStatus } from "./detection";
 import { detectionInput } from "./detection-input";
-import { rateSource } from "./rate-provider";
+import { usdValue } from "./rates";
 import { inTransaction } from "@/db/transaction";
 
 /**
  * D10 settlement, recorded on the way from PROCESSING to COMPLETED: `endAmount` is the fiat
  * value received at the locked rate, `platformFee` the business's fee rate of it, and
- * `netAmountUsd` what remains, in USD.
+ * `netAmountUsd` what remains, in USD at the currency's USD value locked with the quote.
  */
 async function settle(tx: Tx, payment: PaymentRow, business: Business, charge: ChargeRow, confirmed: bigint, at: Date) {
   const digits = minorUnits(payment.currency) ?? 2;
   const endAmount = fiatValue(confirmed, charge.exchangeRate, COINS[charge.coin as CoinName].decimals, digits);
   const fee = new Big(endAmount).times(business.feePercent).div(100).round(digits, Big.roundHalfUp);
   const net = new Big(endAmount).minus(fee).toFixed(digits);
-  const netUsd = await rateSource().usdValue(net, payment.currency);
+  // The USD leg locked with the quote; charges quoted before it was stored use the built-in table.
+  const netUsd = charge.usdPerCurrencyUnit ? new Big(net).times(charge.usdPerCurrencyUnit).toFixed(2, Big.roundHalfUp) : usdValue(net, payment.currency);
   return transition(tx, payment, "COMPLETED", {
     at,
     patch: { endAmount, platformFee: fee.toFixed(digits), netAmountUsd: new Big(netUsd).toFixed(2) },

@@ -10,8 +10,8 @@ import { deriveAddressForCoin, keyFamilyOf, TEST_EXTENDED_PUBLIC_KEYS } from "@/
 import { quoteBaseUnits } from "@/lib/chains/amounts";
 import { canServeNow } from "@/lib/chains/address-source";
 import { liveCoins, type LiveCoin } from "@/lib/chains/chain-health";
-import { rateSource } from "@/lib/chains/rate-provider";
-import { ApiError, conflict, invalidField } from "@/lib/http/errors";
+import { quoteRate } from "@/lib/chains/quote-rates";
+import { conflict, invalidField } from "@/lib/http/errors";
 import { recordEvent } from "@/lib/payments/state-machine";
 import { loadForUpdate } from "./load";
 import { inTransaction } from "@/db/transaction";
@@ -52,8 +52,9 @@ async function depositAddress(tx: Tx, business: Business, coin: CoinName, liveCh
 
 /**
  * D8: the customer picks a coin. Creates (or, while nothing is paid, replaces) the charge: the
- * coin amount at a rate locked now, a fresh deposit address, `selectedPaymentMethod`; and
- * writes PAYMENT_METHOD_SELECTED — all in one transaction.
+ * coin amount at a rate locked now (with its source and the time its inputs were read), a
+ * fresh deposit address, `selectedPaymentMethod`; and writes PAYMENT_METHOD_SELECTED — all in
+ * one transaction. Choosing again makes a fresh quote.
  */
 export async function selectCoin(db: Db, paymentId: string, coin: string): Promise<PaymentRow> {
   return inTransaction(db, async (tx) => {
@@ -71,12 +72,10 @@ export async function selectCoin(db: Db, paymentId: string, coin: string): Promi
     }
     const c = coin as CoinName;
     const info = COINS[c];
-    const quote = await rateSource().rate(c, payment.currency).catch((e: unknown) => {
-      throw new ApiError("conflict", 409, `No exchange rate for ${c} in ${payment.currency}: ${(e as Error).message}`);
-    });
+    const now = new Date();
+    const quote = await quoteRate(tx, business, c, payment.currency, now);
     const quoted = quoteBaseUnits(payment.amount, quote.rate, info.decimals);
     const deposit = await depositAddress(tx, business, c, live);
-    const now = new Date();
     await upsertCharge(tx, {
       paymentId,
       coin: c,
@@ -89,6 +88,8 @@ export async function selectCoin(db: Db, paymentId: string, coin: string): Promi
       quotedUnits: quoted.toString(),
       exchangeRate: quote.rate,
       rateSource: quote.source,
+      rateFetchedAt: quote.at,
+      usdPerCurrencyUnit: quote.usdPerUnit,
       requiredConfirmations: business.confirmations[c] ?? requiredConfirmations(c),
       tolerancePercent: business.underpaymentTolerancePercent,
       createdAt: now,

@@ -26,6 +26,7 @@ export const PROBLEM_TYPES = {
   "unsupported-media-type": "Unsupported media type",
   "rate-limited": "Too many requests",
   "admin-disabled": "Admin API disabled",
+  "rate-unavailable": "Exchange rate unavailable",
   "internal-error": "Internal server error",
 } as const;
 export type ProblemCode = keyof typeof PROBLEM_TYPES;

@@ -157,6 +157,13 @@ export const stateConflict = (why: string): ZodOpenApiResponseObject => ({
   content: content(ERROR_MEDIA_TYPES, ProblemDetailsSchema),
 });
 
+/** A 503 `rate-unavailable`: no fresh exchange rate for the coin in the payment's currency. */
+export const RATE_UNAVAILABLE = problem(
+  "RateUnavailable",
+  ["rate-unavailable"],
+  "No usable exchange rate for the chosen coin in the payment's currency: the market rates are out of date, or no rate source serves live payments. Other coins may still be quotable; retry later.",
+);
+
 /** The error responses of a merchant API operation, by status. */
 export const errors = (...statuses: ErrorStatus[]) =>
   Object.fromEntries(statuses.map((s) => [String(s), ERROR_RESPONSES[s]])) as Record<`${ErrorStatus}`, ZodOpenApiResponseObject>;

@@ -1,4 +1,4 @@
-import { acceptedCurrencies } from "@/lib/chains/rate-provider";
+import { acceptedCurrencies } from "@/lib/chains/quote-rates";
 import { config } from "@/lib/config";
 import { minorUnits } from "@/lib/money/currencies";
 import type { createDocument } from "zod-openapi";

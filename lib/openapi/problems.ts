@@ -59,6 +59,11 @@ export const PROBLEM_DOCS: Record<ProblemCode, { status: number; description: st
     status: 403,
     description: "The admin API is disabled because the operator has not set `ADMIN_TOKEN`.",
   },
+  "rate-unavailable": {
+    status: 503,
+    description:
+      "No usable exchange rate prices the chosen coin in the payment's currency right now: the market rates are older than the operator's limit (`RATE_MAX_AGE_SECONDS`), or no rate source serves live payments. Other coins may still be quotable; retry later or choose another.",
+  },
   "internal-error": {
     status: 500,
     description: "An unexpected error. `detail` carries a reference to quote to the operator; the cause is logged on the server.",

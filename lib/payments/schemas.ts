@@ -3,7 +3,7 @@ import { urlField } from "@/lib/http/url-field";
 import { CHARGE_TYPES, coinsOfChargeType, COIN_NAMES } from "@/lib/chains/coins";
 import { Big, decimalPlaces } from "@/lib/money/decimal";
 import { isIsoCurrency, isPayableCurrency, minorUnits } from "@/lib/money/currencies";
-import { acceptedCurrencies, isAcceptedCurrency } from "@/lib/chains/rate-provider";
+import { acceptedCurrencies, isAcceptedCurrency } from "@/lib/chains/quote-rates";
 import { liveUrlProblem } from "@/lib/webhooks/url-safety";
 import { LIVE_URL_RULE, URL_RULE, URL_SCHEME_PATTERN } from "@/lib/openapi/rules";
 

@@ -25,11 +25,12 @@ describe("StaticRateSource", () => {
   const source = new StaticRateSource(TABLE, { now: () => at });
 
   it("returns the USD price directly", async () => {
-    expect(await source.rate("BITCOIN", "USD")).toEqual({ rate: "60000", source: "static-table", at });
+    expect(await source.rate("BITCOIN", "USD")).toEqual({ rate: "60000", source: "static-table", at, usdPerUnit: "1" });
   });
 
   it("derives other fiat through the USD cross rate", async () => {
     expect((await source.rate("BITCOIN", "EUR")).rate).toBe("50000");
+    expect((await source.rate("BITCOIN", "EUR")).usdPerUnit).toBe("1.2");
     expect((await source.rate("ETHEREUM", "JPY")).rate).toBe("468750");
     expect((await source.rate("ETH_TETHER", "KWD")).rate).toBe("0.3125");
     expect((await source.rate("ETH_SHIBA_INU", "JPY")).rate).toBe("0.003125");

@@ -75,6 +75,7 @@ export function snapshotRateSource(snapshots: readonly ProviderSnapshot[]): Snap
         rate: new Dec(c.value).times(f.value).toFixed(),
         source,
         at: f.at !== null && f.at < c.at! ? f.at : c.at!,
+        usdPerUnit: code === "USD" ? "1" : new Dec(1).div(f.value).toFixed(),
       };
     },
   };

@@ -43,7 +43,7 @@ describe("snapshotRateSource", () => {
   const source = snapshotRateSource(SNAPSHOTS);
 
   it("prices in USD with the median of three providers, an outlier left out", async () => {
-    expect(await source.rate("BITCOIN", "USD")).toEqual({ rate: "64100", source: "median(kraken,coinbase,coingecko)", at: T0 });
+    expect(await source.rate("BITCOIN", "USD")).toEqual({ rate: "64100", source: "median(kraken,coinbase,coingecko)", at: T0, usdPerUnit: "1" });
     expect((await source.rate("ETHEREUM", "usd")).rate).toBe("3000.5");
   });
 
@@ -52,6 +52,8 @@ describe("snapshotRateSource", () => {
       rate: "59292.5", // 64100 × 0.925
       source: "median(kraken,coinbase,coingecko)×EUR:median(kraken,coinbase,coingecko)",
       at: T0,
+      // the USD value of one euro, the fiat leg inverted at 30 places: netAmountUsd is settled at it
+      usdPerUnit: "1.081081081081081081081081081081",
     });
     expect((await source.rate("BITCOIN", "JPY")).rate).toBe("9651056.25"); // 64100 × (150.125 + 151) / 2
     const shib = await source.rate("ETH_SHIBA_INU", "JPY");
@@ -59,6 +61,7 @@ describe("snapshotRateSource", () => {
       rate: "0.00317110220625", // (0.000025 + 0.0000171234) / 2 × 150.5625
       source: "median(coinbase,coingecko)×JPY:median(kraken,coinbase)",
       at: T0, // the oldest input: kraken's JPY leg
+      usdPerUnit: "0.006641760066417600664176006642", // 1 / 150.5625, half-up at 30 places
     });
   });
 
