@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import type { RatesReport } from "@/lib/admin/rates";
+import { chainsTable, ratesTable, type ChainRow } from "./admin-tables";
 
 /**
  * `npm run admin -- <command>`: a small CLI over the admin API (design §4). `buildRequest` maps
@@ -18,6 +20,8 @@ Commands:
   key revoke BUSINESS_ID KEY_ID                       revoke an API key
   webhook-secret rotate BUSINESS_ID                   replace the webhook signing secret
   chains [--json]                                     each chain's node, network, tip, cursor, lag, last tick and error
+  rates [--json]                                      the exchange-rate source, each provider's last success and error, and
+                                                      every coin's and currency's rate, providers, age and usability (why not)
   help                                                show this help
 
 Settings:
@@ -33,47 +37,7 @@ Environment:
   BASE_URL      the service (default http://localhost:3000)
   ADMIN_TOKEN   the admin token (default: adminToken in $DATA_DIR/secrets.json, DATA_DIR=./.data)`;
 
-export type ApiRequest = { method: "GET" | "POST" | "PATCH" | "DELETE"; path: string; body?: Record<string, unknown>; table?: "chains" };
-
-type ChainRow = {
-  chain: string;
-  state: string;
-  network: string | null;
-  chainId: number | null;
-  endpoint: string | null;
-  tip: number | null;
-  cursor: number | null;
-  lag: number | null;
-  lastTickAt: string | null;
-  lastError: string | null;
-  lastErrorAt: string | null;
-  coins: string[];
-};
-
-/** The chains' health as a table an operator reads at a glance, with each chain's last error under it. */
-export function chainsTable(rows: ChainRow[], now = new Date()): string {
-  const ago = (iso: string | null) => (iso ? `${Math.max(0, Math.round((now.getTime() - Date.parse(iso)) / 1000))} s ago` : "never");
-  const head = ["CHAIN", "STATE", "NETWORK", "NODE", "TIP", "CURSOR", "LAG", "LAST TICK", "COINS"];
-  const cells = rows.map((r) => [
-    r.chain,
-    r.state,
-    r.network === null ? "-" : r.chainId === null ? r.network : `${r.network} (${r.chainId})`,
-    r.endpoint ?? "-",
-    String(r.tip ?? "-"),
-    String(r.cursor ?? "-"),
-    String(r.lag ?? "-"),
-    ago(r.lastTickAt),
-    r.coins.length ? r.coins.join(",") : "-",
-  ]);
-  const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
-  const line = (c: string[]) => c.map((x, i) => x.padEnd(widths[i])).join("  ").trimEnd();
-  const out = [line(head)];
-  rows.forEach((r, i) => {
-    out.push(line(cells[i]));
-    if (r.lastError) out.push(`  last error ${ago(r.lastErrorAt)}: ${r.lastError}`);
-  });
-  return out.join("\n");
-}
+export type ApiRequest = { method: "GET" | "POST" | "PATCH" | "DELETE"; path: string; body?: Record<string, unknown>; table?: "chains" | "rates" };
 
 export class UsageError extends Error {}
 
@@ -182,9 +146,12 @@ export function buildRequest(argv: string[]): ApiRequest | "help" {
       return { method: "POST", path: `${base}/${id(positionals[0], "BUSINESS_ID")}/webhook-secret/rotate` };
     }
     case "chains":
-    case "chains --json": {
-      if (rest.length) throw new UsageError(`chains takes only --json, got ${rest.join(" ")}`);
-      return { method: "GET", path: "/admin/v1/chains", ...(argv.includes("--json") ? {} : { table: "chains" }) };
+    case "chains --json":
+    case "rates":
+    case "rates --json": {
+      const report = group as "chains" | "rates";
+      if (rest.length) throw new UsageError(`${report} takes only --json, got ${rest.join(" ")}`);
+      return { method: "GET", path: `/admin/v1/${report}`, ...(action === "--json" ? {} : { table: report }) };
     }
     default:
       throw new UsageError(`unknown command "${argv.join(" ")}"`);
@@ -263,6 +230,8 @@ export async function run(argv: string[], io: Io): Promise<number> {
     return 1;
   }
   const data = (body as { data?: unknown })?.data ?? body;
-  io.out(req.table === "chains" ? chainsTable(data as ChainRow[]) : JSON.stringify(data, null, 2));
+  if (req.table === "chains") io.out(chainsTable(data as ChainRow[]));
+  else if (req.table === "rates") io.out(ratesTable(data as RatesReport));
+  else io.out(JSON.stringify(data, null, 2));
   return 0;
 }

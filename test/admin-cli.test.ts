@@ -4,7 +4,10 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminToken as cliAdminToken, buildRequest, describeFailure, run, UsageError, type Env } from "@/scripts/admin-cli";
+import { ratesReportOf, type RatesReport } from "@/lib/admin/rates";
+import type { ExchangeRateRow } from "@/db/schema";
+import { adminToken as cliAdminToken, buildRequest, describeFailure, HELP, run, UsageError, type Env } from "@/scripts/admin-cli";
+import { ratesTable, shortDecimal } from "@/scripts/admin-tables";
 import { adminToken, chainFollowed, request } from "./helpers";
 
 const B = "/admin/v1/businesses";
@@ -39,6 +42,10 @@ describe("admin CLI: arguments → request", () => {
     [["key", "revoke", "3", "key_abc-D_1"], { method: "DELETE", path: `${B}/3/api-keys/key_abc-D_1` }],
     [["key", "revoke", "3", "../../x"], { method: "DELETE", path: `${B}/3/api-keys/..%2F..%2Fx` }],
     [["webhook-secret", "rotate", "3"], { method: "POST", path: `${B}/3/webhook-secret/rotate` }],
+    [["chains"], { method: "GET", path: "/admin/v1/chains", table: "chains" }],
+    [["chains", "--json"], { method: "GET", path: "/admin/v1/chains" }],
+    [["rates"], { method: "GET", path: "/admin/v1/rates", table: "rates" }],
+    [["rates", "--json"], { method: "GET", path: "/admin/v1/rates" }],
   ])("%j", (argv, expected) => {
     expect(buildRequest(argv)).toEqual(expected);
   });
@@ -64,6 +71,8 @@ describe("admin CLI: arguments → request", () => {
     [["key", "create", "1", "--for", "1,x"], /--for must be a positive integer, got "x"/],
     [["key", "list", "1", "--name", "x"], /Unknown option '--name'/],
     [["key", "revoke", "1"], /expected BUSINESS_ID KEY_ID, got 1/],
+    [["rates", "all"], /unknown command "rates all"/],
+    [["rates", "--json", "--verbose"], /rates takes only --json, got --verbose/],
   ])("%j → usage error", (argv, message) => {
     expect(() => buildRequest(argv)).toThrow(UsageError);
     expect(() => buildRequest(argv)).toThrow(message);
@@ -90,6 +99,110 @@ describe("admin CLI: token and error output", () => {
       "Error 400: Validation failed\n  Request validation failed. name: must not be empty\n  - name: must not be empty\n  - enabledCoins[0]: bad; worse",
     );
     expect(describeFailure(502, "<html>Bad gateway</html>")).toBe("Error: HTTP 502: <html>Bad gateway</html>");
+  });
+});
+
+describe("admin CLI: the rates table", () => {
+  const NOW = new Date("2031-05-01T12:00:00.000Z");
+  const ago = (s: number) => new Date(NOW.getTime() - s * 1000);
+  const row = (provider: string, kind: "coin" | "fiat", key: string, value: string, age: number, rejected?: [string, number, string]): ExchangeRateRow => ({
+    provider,
+    kind,
+    key,
+    value,
+    fetchedAt: ago(age),
+    rejectedValue: rejected?.[0] ?? null,
+    rejectedAt: rejected ? ago(rejected[1]) : null,
+    rejectedWhy: rejected?.[2] ?? null,
+  });
+  const cfg = {
+    providers: ["kraken", "coinbase"] as ("kraken" | "coinbase")[],
+    refreshMs: 60_000,
+    maxAgeMs: 600_000,
+    maxJumpPercent: 20,
+    timeoutMs: 10_000,
+    baseUrls: {},
+    coingeckoApiKey: undefined,
+    pinnedFile: undefined,
+  };
+  /** The report with only the named coins and currencies, for a short table. */
+  const only = (r: RatesReport, coins: string[], currencies: string[]): RatesReport => ({
+    ...r,
+    coins: r.coins.filter((c) => coins.includes(c.key)),
+    currencies: r.currencies.filter((c) => currencies.includes(c.key)),
+  });
+
+  it("shows the providers, then each coin and currency with its providers, age, and why it is unusable", () => {
+    const rows = [
+      row("kraken", "coin", "BITCOIN", "65000.1", 12, ["650001", 5, "moved 900.00% from 65000.1 (more than RATE_MAX_JUMP_PERCENT=20)"]),
+      row("coinbase", "coin", "BITCOIN", "65010", 20),
+      row("kraken", "coin", "LITECOIN", "80", 700),
+      row("kraken", "fiat", "EUR", "0.9212345678912", 12),
+    ];
+    const runs = [
+      { provider: "coinbase", lastAttemptAt: ago(5), lastSuccessAt: ago(65), lastError: "HTTP 429", lastErrorAt: ago(5), backoffUntil: ago(-100) },
+      { provider: "kraken", lastAttemptAt: ago(12), lastSuccessAt: ago(12), lastError: null, lastErrorAt: null, backoffUntil: null },
+    ];
+    const report = only(ratesReportOf({ rows, runs, pinned: null }, NOW, cfg), ["BITCOIN", "LITECOIN", "MONERO"], ["EUR", "GBP", "USD"]);
+    expect(ratesTable(report, NOW)).toBe(
+      [
+        "Source: market providers (RATE_PROVIDERS), asked every 60 s; values older than 600 s are not used.",
+        "",
+        "PROVIDER  LAST SUCCESS  LAST ERROR",
+        "kraken    12 s ago      -",
+        "coinbase  65 s ago      5 s ago: HTTP 429",
+        "  rate-limited: not asked before 2031-05-01T12:01:40.000Z",
+        "",
+        "COIN      USD       PROVIDERS        AGE    USABLE",
+        "BITCOIN   65005.05  coinbase,kraken  20 s   yes",
+        "  kraken refused 650001 5 s ago: moved 900.00% from 65000.1 (more than RATE_MAX_JUMP_PERCENT=20)",
+        "LITECOIN  -         kraken(stale)    700 s  no: older than 600 s",
+        "MONERO    -         -                -      no: no provider quotes it",
+        "",
+        "CURRENCY  PER USD       PROVIDERS  AGE   USABLE",
+        "EUR       0.9212345679  kraken     12 s  yes",
+        "GBP       -             -          -     no: no provider quotes it",
+        "USD       1             -          -     yes",
+      ].join("\n"),
+    );
+  });
+
+  it("names the table in force: RATES_FILE, or the built-in one for test businesses only", () => {
+    const pinned = { asOf: "2031-04-30", coins: { BITCOIN: "60000" }, currencies: { USD: "1", JPY: "0.0067" } };
+    const file = only(ratesReportOf({ rows: [], runs: [], pinned }, NOW, { ...cfg, providers: [], pinnedFile: "/etc/rates.json" }), ["BITCOIN", "TON"], ["JPY"]);
+    expect(ratesTable(file, NOW)).toBe(
+      [
+        "Source: RATES_FILE /etc/rates.json (2031-04-30), for every business; never stale.",
+        "",
+        "COIN     USD    PROVIDERS   AGE  USABLE",
+        "BITCOIN  60000  RATES_FILE  -    yes",
+        "TON      -      RATES_FILE  -    no: not in RATES_FILE",
+        "",
+        "CURRENCY  PER USD      PROVIDERS   AGE  USABLE",
+        "JPY       149.2537313  RATES_FILE  -    yes",
+      ].join("\n"),
+    );
+    const builtIn = ratesTable(only(ratesReportOf({ rows: [], runs: [], pinned: null }, NOW, { ...cfg, providers: [] }), ["BITCOIN"], []), NOW);
+    expect(builtIn.split("\n").slice(0, 2)).toEqual([
+      "Source: the built-in static table (approximate, never updated): test businesses only; live businesses cannot quote.",
+      "Set RATE_PROVIDERS (market rates) or RATES_FILE (a pinned table) to quote live payments.",
+    ]);
+    expect(builtIn).toMatch(/^BITCOIN\s+65000\s+built-in table\s+-\s+test only$/m);
+  });
+
+  it("shortens long decimals for reading only", () => {
+    expect(shortDecimal("65000")).toBe("65000");
+    expect(shortDecimal("0.00002")).toBe("0.00002");
+    expect(shortDecimal("0.000012345678901")).toBe("0.0000123456789");
+    expect(shortDecimal("0.00000000123456789012")).toBe("0.00000000123456789");
+    expect(shortDecimal("1234567890123.456")).toBe("1234567890123");
+    expect(shortDecimal("65000.123456789")).toBe("65000.12346");
+    expect(shortDecimal("149.25373134328358208955223880597")).toBe("149.2537313");
+    expect(shortDecimal(null)).toBe("-");
+  });
+
+  it("is in the help", () => {
+    expect(HELP).toMatch(/^  rates \[--json\] +the exchange-rate source/m);
   });
 });
 
@@ -157,6 +270,21 @@ describe("admin CLI against the admin API over HTTP", () => {
     const json = JSON.parse((await cli(["chains", "--json"], env)).out) as { chain: string; state: string }[];
     expect(json.map((c) => c.chain)).toEqual(["BITCOIN", "LITECOIN", "BITCOIN_CASH", "ETHEREUM"]);
     expect((await cli(["chains", "extra"], env)).code).toBe(2);
+  });
+
+  it("shows the rates as a table, or as JSON with --json", async () => {
+    const table = await cli(["rates"], env);
+    expect(table).toMatchObject({ code: 0, err: "" });
+    // The tests pin the rates (test/setup.ts).
+    expect(table.out).toMatch(/^Source: RATES_FILE \S+pinned-rates\.json \(pinned for the tests/);
+    expect(table.out).toMatch(/^COIN +USD +PROVIDERS +AGE +USABLE$/m);
+    expect(table.out).toMatch(/^BITCOIN +65000 +RATES_FILE +- +yes$/m);
+    expect(table.out).toMatch(/^CURRENCY +PER USD +PROVIDERS +AGE +USABLE$/m);
+    expect(table.out).toMatch(/^USD +1 +RATES_FILE +- +yes$/m);
+    const json = JSON.parse((await cli(["rates", "--json"], env)).out) as RatesReport;
+    expect(json).toMatchObject({ source: "rates-file", providers: [] });
+    expect(json.coins.find((c) => c.key === "BITCOIN")).toMatchObject({ usd: "65000", usable: true });
+    expect((await cli(["rates", "--json", "x"], env)).code).toBe(2);
   });
 
   it("prints a validation error's fields to stderr and exits 1", async () => {

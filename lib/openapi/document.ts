@@ -13,7 +13,8 @@ import {
 } from "@/lib/payments/schemas";
 import { adminPaths } from "./admin";
 import { chainPaths } from "./admin-chains";
-import { ProblemDetailsSchema, SECURITY_SCHEMES, envelopeOf, errors, jsonBody, stateConflict, success } from "./components";
+import { ratePaths } from "./admin-rates";
+import { ProblemDetailsSchema, RATE_UNAVAILABLE, SECURITY_SCHEMES, envelopeOf, errors, jsonBody, stateConflict, success } from "./components";
 import { finishDocument, serviceDescription } from "./finish";
 import { businessIdPath, paymentIdPath } from "./params";
 
@@ -117,8 +118,9 @@ const v1Paths: ZodOpenApiPathsObject = {
         200: success("The payment after the action.", paymentEnvelope),
         ...errors(400, 401, 403, 404, 413, 415, 429),
         409: stateConflict(
-          "The payment's state forbids the action: `select` after a transfer was seen or once the payment is no longer AWAITING_PAYMENT, or for a coin without an exchange rate in the payment's currency; `pay` before a coin is selected; `confirm` or `fail` with no transfer to act on.",
+          "The payment's state forbids the action: `select` after a transfer was seen or once the payment is no longer AWAITING_PAYMENT; `pay` before a coin is selected; `confirm` or `fail` with no transfer to act on.",
         ),
+        503: RATE_UNAVAILABLE,
       },
     },
   },
@@ -171,7 +173,7 @@ export function buildOpenApiDocument() {
       },
       { name: "Reference", description: "This document." },
     ],
-    paths: { ...v1Paths, ...adminPaths, ...chainPaths },
+    paths: { ...v1Paths, ...adminPaths, ...chainPaths, ...ratePaths },
     components: {
       schemas: { ProblemDetails: ProblemDetailsSchema },
       securitySchemes: SECURITY_SCHEMES,
