@@ -90,6 +90,8 @@ async function marketRate(tx: Tx, coin: CoinName, currency: string, now: Date, m
   const fresh = rows.filter((r) => now.getTime() - r.fetchedAt.getTime() <= maxAgeMs);
   const why = staleness(rows, fresh, coin, currency, maxAgeMs);
   if (why) throw rateUnavailable(coin, why);
+  // By provider name, so a quote's source reads the same whatever order the rows came in.
+  fresh.sort((a, b) => a.provider.localeCompare(b.provider));
   return snapshotRateSource(snapshotsOf(fresh)).rate(coin, currency);
 }
 

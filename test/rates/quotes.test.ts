@@ -57,7 +57,7 @@ describe("quotes from stored market rates", () => {
     expect(p.platformCryptoCharge.exchangeRate).toBe(59292.5); // 64100 × 0.925
     expect(p.platformCryptoCharge.amount).toBe(0.00168656); // 100 / 59292.5 = 0.0016865539…, rounded up to a satoshi
     const charge = (await findCharge(await getDb(), id))!;
-    expect(charge.rateSource).toBe("median(kraken,coinbase,coingecko)×EUR:median(kraken,coinbase,coingecko)");
+    expect(charge.rateSource).toBe("median(coinbase,coingecko,kraken)×EUR:median(coinbase,coingecko,kraken)");
     expect(Date.now() - charge.rateFetchedAt!.getTime()).toBeGreaterThanOrEqual(1_000);
     expect(Date.now() - charge.rateFetchedAt!.getTime()).toBeLessThan(60_000);
     expect(charge.usdPerCurrencyUnit).toBe("1.081081081081081081081081081081");
@@ -69,7 +69,7 @@ describe("quotes from stored market rates", () => {
     const { id } = await createPayment(b, { currency: "JPY", amount: 10000 });
     const p = (await json(await select(b, id, "BITCOIN"))).data;
     expect(p.platformCryptoCharge.exchangeRate).toBe(9647050); // 64100 × (150 + 151) / 2
-    expect((await findCharge(await getDb(), id))!.rateSource).toBe("median(kraken,coinbase,coingecko)×JPY:median(kraken,coinbase)");
+    expect((await findCharge(await getDb(), id))!.rateSource).toBe("median(coinbase,coingecko,kraken)×JPY:median(coinbase,kraken)");
   });
 
   it("settles netAmountUsd at the USD value of the currency locked with the quote", async () => {

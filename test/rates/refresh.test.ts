@@ -1,9 +1,13 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/db/client";
 import { allRates, providerRuns } from "@/db/queries/rates";
+import { findBusiness } from "@/db/queries/businesses";
+import { quoteRate } from "@/lib/chains/quote-rates";
 import { jumpPercent, refreshRates } from "@/lib/chains/rate-providers/refresh";
+import { newBusiness } from "../helpers";
 import { oneFileAtATime } from "../serial";
 import { at, failure, limited, RATES, RATES_TESTS_LOCK, resetRates, scriptedProvider } from "./fixtures";
+import { startMarketMock } from "./market-mock";
 
 oneFileAtATime(RATES_TESTS_LOCK);
 
@@ -129,6 +133,46 @@ describe("refreshRates", () => {
     await refreshRates(db, RATES, { now: at(0), providers: [m.kraken], log: quiet() });
     const [run] = await providerRuns(db);
     expect(run.backoffUntil).toEqual(new Date(at(0).getTime() + 2 * RATES.refreshMs));
+  });
+});
+
+describe("refreshRates with the real adapters over HTTP", () => {
+  it("stores all three providers' answers; when they go silent it logs the timeouts, keeps the values, and quotes stop once they age out", async () => {
+    const db = await getDb();
+    // The real clock: CoinGecko's answer carries its own time (last_updated_at), checked against it.
+    const t0 = new Date();
+    const later = (ms: number) => new Date(t0.getTime() + ms);
+    await resetRates(db, t0);
+    const mock = await startMarketMock();
+    try {
+      const cfg = { ...RATES, timeoutMs: 500, baseUrls: { kraken: mock.baseUrl, coinbase: mock.baseUrl, coingecko: mock.baseUrl } };
+      const first = await refreshRates(db, cfg, { now: t0 });
+      expect(first!.failed).toEqual([]);
+      expect(first!.answered.map((a) => a.provider)).toEqual(["kraken", "coinbase", "coingecko"]);
+      const b = (await findBusiness(db, (await newBusiness({ mode: "live" })).businessId))!;
+      expect(await quoteRate(db, b, "BITCOIN", "EUR", later(30_000), cfg)).toMatchObject({
+        rate: "60185.18518518518518518518518519", // 65000 × (1 / 1.08): the mock's EUR leg is 1 / 1.08 at 30 places
+        source: "median(coinbase,coingecko,kraken)×EUR:median(coinbase,coingecko,kraken)",
+        at: t0,
+      });
+
+      mock.silence(true);
+      const log = quiet();
+      const second = await refreshRates(db, cfg, { now: later(60_000), log });
+      expect(second!.answered).toEqual([]);
+      expect(second!.failed.map((f) => f.provider)).toEqual(["kraken", "coinbase", "coingecko"]);
+      expect(second!.failed[0].error).toMatch(/^kraken: no complete answer from 127\.0\.0\.1:\d+\/0\/public\/AssetPairs within 500 ms$/);
+      expect(log.warn).toHaveBeenCalledTimes(3);
+      expect((await stored())["coinbase:coin:BITCOIN"].at).toBe(t0.toISOString());
+      // Still quotable until the values are RATE_MAX_AGE_SECONDS old, then refused.
+      await expect(quoteRate(db, b, "BITCOIN", "EUR", later(RATES.maxAgeMs), cfg)).resolves.toMatchObject({ at: t0 });
+      await expect(quoteRate(db, b, "BITCOIN", "EUR", later(RATES.maxAgeMs + 1), cfg)).rejects.toMatchObject({
+        status: 503,
+        detail: "Bitcoin is temporarily unavailable: the market rate of BTC in USD is older than 10 minutes. Choose another coin or try again later.",
+      });
+    } finally {
+      await mock.close();
+    }
   });
 });
 
