@@ -1,5 +1,6 @@
 import { defineConfig, devices } from "@playwright/test";
 import { e2eLitecoinNode } from "./e2e/litecoin-node";
+import { marketMockServerEnv } from "./e2e/market-mock-env";
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 export const E2E_ADMIN_TOKEN = "adm_e2e_token_for_playwright_only";
@@ -44,7 +45,7 @@ export default defineConfig({
     },
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
-  // Runs after the webServer is up; returns the teardown that stops the node.
+  // Runs after the webServer is up; returns the teardown that stops the node and the market mock.
   globalSetup: "./e2e/global-setup.ts",
   webServer: {
     command: "rm -rf .e2e-data && npx next build && node scripts/server.mjs",
@@ -64,6 +65,9 @@ export default defineConfig({
       // Live businesses' webhooks may go to the tests' receivers on 127.0.0.1 over http.
       WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
       ...(litecoin ? { LITECOIN_RPC_URL: litecoin.url } : {}),
+      // Market rates from the mock of Kraken, Coinbase and CoinGecko that globalSetup starts
+      // (e2e/market-mock-env.ts); its default prices are the static table's, so amounts are too.
+      ...marketMockServerEnv(),
     },
   },
 });

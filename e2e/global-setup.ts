@@ -1,17 +1,55 @@
 import { startLitecoind, type Litecoind } from "../test/chains/nodes/litecoind";
+import { startMarketMock, type MarketMock } from "../test/rates/market-mock";
 import { e2eLitecoinNode, LITECOIN_START_ERROR_ENV } from "./litecoin-node";
+import { e2eMarketMock, E2E_RATE_REFRESH_SECONDS } from "./market-mock-env";
 
 /**
- * Starts the regtest litecoind the e2e server follows (LITECOIN_RPC_URL, see e2e/litecoin-node.ts)
- * on the port the config chose, with a data directory of its own, a funded `miner` wallet (101
- * blocks: one spendable coinbase, far below MWEB's activation at height 432). Playwright runs this
- * after the webServer is up; the function it returns is the global teardown: it stops the node
- * and removes its data directory, whatever the tests did.
+ * Starts what the e2e server talks to, after the webServer is up (Playwright's order), and
+ * returns the global teardown that stops it all, whatever the tests did:
  *
- * A node that cannot start does not stop the run: the error is handed to the workers
- * (E2E_LITECOIN_START_ERROR) and the live spec fails with it; the other specs run as usual.
+ * - the market mock (Kraken, Coinbase, CoinGecko at once; e2e/market-mock-env.ts) on the port the
+ *   config chose, then waits until the server has stored one full round of its rates, so the
+ *   first spec can quote. Without it no payment could be quoted: a mock that cannot start fails
+ *   the run.
+ * - the regtest litecoind the server follows (LITECOIN_RPC_URL, see e2e/litecoin-node.ts) with a
+ *   data directory of its own, a funded `miner` wallet (101 blocks: one spendable coinbase, far
+ *   below MWEB's activation at height 432). A node that cannot start does not stop the run: the
+ *   error is handed to the workers (E2E_LITECOIN_START_ERROR) and the live spec fails with it;
+ *   the other specs run as usual.
  */
-export default async function globalSetup(): Promise<(() => Promise<void>) | undefined> {
+export default async function globalSetup(): Promise<() => Promise<void>> {
+  const mock = await startMarketMock({ port: e2eMarketMock().port });
+  const [litecoind, ready] = await Promise.all([startNode(), firstRefresh(mock).then(() => null, (e: unknown) => e)]);
+  const teardown = async () => {
+    await Promise.all([litecoind?.stop(), mock.close()]);
+  };
+  if (ready !== null) {
+    await teardown();
+    throw ready;
+  }
+  return teardown;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Waits for the server's first complete refresh from the mock: every provider answered a whole
+ * round (Kraken and CoinGecko make two calls each), then the next round began. The server runs
+ * one refresh at a time and stores its answers before the next can start, so by then the rates
+ * are in the database.
+ */
+async function firstRefresh(mock: MarketMock): Promise<void> {
+  const deadline = Date.now() + 6 * E2E_RATE_REFRESH_SECONDS * 1000;
+  const { answered, requests } = mock;
+  while (!(answered.kraken >= 2 && answered.coinbase >= 1 && answered.coingecko >= 2)) {
+    if (Date.now() > deadline) throw new Error(`[e2e] the server asked the market mock for no complete round of rates: ${JSON.stringify({ requests, answered })}`);
+    await sleep(100);
+  }
+  const seen = requests.coinbase;
+  while (requests.coinbase === seen && Date.now() < deadline) await sleep(100);
+}
+
+async function startNode(): Promise<Litecoind | undefined> {
   const node = e2eLitecoinNode();
   if (!node) return undefined;
   let litecoind: Litecoind | undefined;
@@ -19,7 +57,7 @@ export default async function globalSetup(): Promise<(() => Promise<void>) | und
     litecoind = await startLitecoind({ rpcPort: node.rpcPort, user: node.user, password: node.password });
     await litecoind.rpc.call("createwallet", ["miner"]);
     await litecoind.rpc.call("generatetoaddress", [101, await litecoind.wallet("miner").call<string>("getnewaddress")]);
-    return litecoind.stop;
+    return litecoind;
   } catch (err) {
     await litecoind?.stop();
     process.env[LITECOIN_START_ERROR_ENV] = (err as Error).message;

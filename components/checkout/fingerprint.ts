@@ -11,6 +11,7 @@ export function viewFingerprint(view: CheckoutView): string {
     view.needsEmail,
     view.canCancel,
     view.expiresAt,
+    view.coins.filter((coin) => !coin.available).map((coin) => coin.coin),
     c && [c.coin, c.address, c.amount, c.paid, c.due, c.isUnderpaid, c.confirmations, c.requiredConfirmations, c.transfers],
   ]);
 }

@@ -39,6 +39,15 @@ export function rateLine(symbol: string, rate: string, currency: string): string
   return `1 ${symbol} = ${formatRate(rate, currency)} ${currency}`;
 }
 
+/**
+ * "14:02:31 UTC": the time of day of an ISO instant, in UTC so the server-rendered text is the
+ * same for every visitor (the element's dateTime carries the full instant).
+ */
+export function formatUtcTime(iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : `${d.toISOString().slice(11, 19)} UTC`;
+}
+
 /** A countdown as "m:ss" or "h:mm:ss"; never negative. */
 export function formatRemaining(ms: number): string {
   const total = Math.max(0, Math.ceil(ms / 1000));

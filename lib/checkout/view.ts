@@ -9,6 +9,7 @@ import { decideStatus } from "@/lib/chains/detection";
 import { isErc20Coin, paymentUri, type EvmTarget } from "@/lib/chains/payment-uri";
 import { chainsHealth, liveCoinsOf, type ChainHealth } from "@/lib/chains/chain-health";
 import { tokenContractsOn } from "@/lib/chains/live-coins";
+import { unquotableCoins } from "@/lib/chains/quote-rates";
 import { config } from "@/lib/config";
 import { detectionInput } from "@/lib/chains/detection-input";
 import type { PaymentStatus } from "@/lib/payments/status";
@@ -33,13 +34,18 @@ export type CheckoutView = {
   redirectUrl: string | null;
   needsEmail: boolean;
   canCancel: boolean;
-  coins: { coin: CoinName; name: string; symbol: string; network: string | null }[];
+  /** `available`: false while no fresh exchange rate can quote the coin (shown, but not selectable). */
+  coins: { coin: CoinName; name: string; symbol: string; network: string | null; available: boolean }[];
   charge: null | {
     coin: CoinName;
     name: string;
     symbol: string;
     amount: string;
     exchangeRate: string;
+    /** When the quote was made (ISO; choosing again makes a new one). */
+    quotedAt: string;
+    /** When the rate's inputs were read (ISO), or null when the charge predates recording it. */
+    rateAt: string | null;
     address: string;
     uri: string;
     paid: string;
@@ -87,6 +93,8 @@ export async function checkoutView(db: Db, paymentId: string): Promise<CheckoutV
       symbol: info.symbol,
       amount: unitsToDecimal(BigInt(charge.quotedUnits), info.decimals),
       exchangeRate: trimZeros(charge.exchangeRate),
+      quotedAt: charge.updatedAt.toISOString(),
+      rateAt: charge.rateFetchedAt?.toISOString() ?? null,
       address: charge.address,
       // After a partial payment the wallet link asks for what is still due.
       uri: paymentUri(coin, charge.address, d.due > 0n ? d.due : BigInt(charge.quotedUnits), evmTarget(health, business, coin)),
@@ -99,6 +107,10 @@ export async function checkoutView(db: Db, paymentId: string): Promise<CheckoutV
       late: late > 0n ? unitsToDecimal(late, info.decimals) : null,
     };
   }
+  const offered = selectableCoins(payment, business, liveCoinsOf(health));
+  // While a coin can still be chosen (or changed), coins no fresh rate can price are shown as temporarily unavailable.
+  const choosable = payment.status === "AWAITING_PAYMENT" && transfers.length === 0;
+  const unquotable = choosable ? await unquotableCoins(db, business, offered, payment.currency) : new Set<CoinName>();
   return {
     id: payment.id,
     name: payment.name,
@@ -111,11 +123,12 @@ export async function checkoutView(db: Db, paymentId: string): Promise<CheckoutV
     redirectUrl: payment.redirectUrl,
     needsEmail: !payment.customerEmail && !isTerminal(payment.status),
     canCancel: payment.status === "AWAITING_PAYMENT" && transfers.length === 0,
-    coins: selectableCoins(payment, business, liveCoinsOf(health)).map((c) => ({
+    coins: offered.map((c) => ({
       coin: c,
       name: COINS[c].name,
       symbol: COINS[c].symbol,
       network: COINS[c].network,
+      available: !unquotable.has(c),
     })),
     charge: chargeView,
   };
