@@ -85,6 +85,21 @@ describe("refreshRates", () => {
     expect(runs.coinbase).toMatchObject({ lastSuccessAt: at(60), backoffUntil: null });
   });
 
+  it("tries again after 15 s, not a whole period, when every provider failed", async () => {
+    const db = await getDb();
+    const m = market();
+    m.kraken.answer = failure("kraken");
+    m.coinbase.answer = failure("coinbase");
+    const providers = [m.kraken, m.coinbase];
+    await refreshRates(db, RATES, { now: at(0), providers, log: quiet() });
+    expect(await refreshRates(db, RATES, { now: at(14), providers, log: quiet() })).toBeNull();
+    m.coinbase.answer = { usd: { BITCOIN: "64100" } };
+    expect((await refreshRates(db, RATES, { now: at(15), providers, log: quiet() }))!.answered).toEqual([{ provider: "coinbase", stored: 1, refused: 0 }]);
+    // One answered: the next is a period later again.
+    expect(await refreshRates(db, RATES, { now: at(74), providers, log: quiet() })).toBeNull();
+    expect(m.coinbase.calls).toBe(2);
+  });
+
   it("refuses a jump beyond RATE_MAX_JUMP_PERCENT against a fresh last value, and logs it", async () => {
     const db = await getDb();
     const m = market();

@@ -4,6 +4,7 @@ import type Big from "big.js";
 import type { Db } from "@/db/client";
 import {
   claimRateRefresh,
+  makeRateRefreshDue,
   providerRuns,
   ratesOfProvider,
   recordProviderRun,
@@ -135,11 +136,19 @@ export async function refreshRates(db: Db, cfg: RatesConfig, o: RefreshOptions =
       result.failed.push({ provider, error });
       await recordProviderRun(db, provider, now, { error, backoffUntil });
     }
+    // Nobody answered (a start before the network is up, a provider outage): try again soon
+    // rather than a whole period later; providers backing off are still left alone.
+    if (result.answered.length === 0 && result.failed.length > 0 && cfg.refreshMs > RETRY_AFTER_FAILURE_MS) {
+      await makeRateRefreshDue(db, new Date(now.getTime() + RETRY_AFTER_FAILURE_MS));
+    }
   } finally {
     await releaseRateRefresh(db, owner);
   }
   return result;
 }
+
+/** When every provider asked failed, the next refresh is due this soon instead of a period later. */
+export const RETRY_AFTER_FAILURE_MS = 15_000;
 
 /** How often an instance asks whether a refresh is due (a one-row conditional UPDATE). */
 export const DUE_CHECK_MS = 1_000;
