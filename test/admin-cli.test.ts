@@ -9,6 +9,8 @@ import type { ExchangeRateRow } from "@/db/schema";
 import { adminToken as cliAdminToken, buildRequest, describeFailure, HELP, run, UsageError, type Env } from "@/scripts/admin-cli";
 import { ratesTable, shortDecimal } from "@/scripts/admin-tables";
 import { adminToken, chainFollowed, request } from "./helpers";
+import type { RatesConfig } from "@/lib/config/rates";
+import { RATES } from "./rates/fixtures";
 
 const B = "/admin/v1/businesses";
 
@@ -115,16 +117,7 @@ describe("admin CLI: the rates table", () => {
     rejectedAt: rejected ? ago(rejected[1]) : null,
     rejectedWhy: rejected?.[2] ?? null,
   });
-  const cfg = {
-    providers: ["kraken", "coinbase"] as ("kraken" | "coinbase")[],
-    refreshMs: 60_000,
-    maxAgeMs: 600_000,
-    maxJumpPercent: 20,
-    timeoutMs: 10_000,
-    baseUrls: {},
-    coingeckoApiKey: undefined,
-    pinnedFile: undefined,
-  };
+  const cfg: RatesConfig = { ...RATES, providers: ["kraken", "coinbase"] };
   /** The report with only the named coins and currencies, for a short table. */
   const only = (r: RatesReport, coins: string[], currencies: string[]): RatesReport => ({
     ...r,

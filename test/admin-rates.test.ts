@@ -16,7 +16,7 @@ import type { RatesConfig } from "@/lib/config/rates";
 import { isPayableCurrency } from "@/lib/money/currencies";
 import { RatesReportSchema } from "@/lib/openapi/admin-rates";
 import { adminToken, expectProblem, json, request } from "./helpers";
-import { RATES_TESTS_LOCK } from "./rates/fixtures";
+import { RATES, RATES_TESTS_LOCK } from "./rates/fixtures";
 import { oneFileAtATime } from "./serial";
 
 // The rate tables are shared by every file on one PostgreSQL: the files writing them take turns.
@@ -37,17 +37,7 @@ const MINE = [A, B, C];
 const NOW = new Date("2021-05-01T12:00:00.000Z");
 const ago = (s: number) => new Date(NOW.getTime() - s * 1000);
 
-const cfg = (over: Partial<RatesConfig> = {}): RatesConfig => ({
-  providers: [A, B, C] as unknown as RateProviderId[],
-  refreshMs: 60_000,
-  maxAgeMs: 600_000,
-  maxJumpPercent: 20,
-  timeoutMs: 10_000,
-  baseUrls: {},
-  coingeckoApiKey: undefined,
-  pinnedFile: undefined,
-  ...over,
-});
+const cfg = (over: Partial<RatesConfig> = {}): RatesConfig => ({ ...RATES, providers: [A, B, C] as unknown as RateProviderId[], ...over });
 
 const coin = (r: RatesReport, key: string) => r.coins.find((c) => c.key === key)!;
 const currency = (r: RatesReport, key: string) => r.currencies.find((c) => c.key === key)!;
