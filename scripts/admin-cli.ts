@@ -19,6 +19,9 @@ Commands:
   key list BUSINESS_ID                                list API keys
   key revoke BUSINESS_ID KEY_ID                       revoke an API key
   webhook-secret rotate BUSINESS_ID                   replace the webhook signing secret
+  user create --email E --business ID [--role R] [--name N] [--password P]
+                                                      a dashboard user (role owner, developer or viewer; default owner);
+                                                      without --password one is generated and shown once
   chains [--json]                                     each chain's node, network, tip, cursor, lag, last tick and error
   rates [--json]                                      the exchange-rate source, each provider's last success and error, and
                                                       every coin's and currency's rate, providers, age and usability (why not)
@@ -53,6 +56,7 @@ const SETTINGS = {
   fee: { type: "string" },
   tolerance: { type: "string" },
 } as const;
+const USER_OPTIONS = { email: { type: "string" }, business: { type: "string" }, role: { type: "string" }, name: { type: "string" }, password: { type: "string" } } as const;
 const KEY_OPTIONS = { for: { type: "string" }, "expires-in": { type: "string" } } as const;
 
 type StringOptions = Record<string, { type: "string" }>;
@@ -144,6 +148,16 @@ export function buildRequest(argv: string[]): ApiRequest | "help" {
     case "webhook-secret rotate": {
       const { positionals } = parse(rest, {}, ["BUSINESS_ID"]);
       return { method: "POST", path: `${base}/${id(positionals[0], "BUSINESS_ID")}/webhook-secret/rotate` };
+    }
+    case "user create": {
+      const { values } = parse(rest, USER_OPTIONS, []);
+      if (!values.email) throw new UsageError("user create needs --email");
+      if (!values.business) throw new UsageError("user create needs --business ID");
+      const body: Record<string, unknown> = { email: values.email, businessId: Number(id(values.business, "--business")) };
+      if (values.role !== undefined) body.role = values.role;
+      if (values.name !== undefined) body.name = values.name;
+      if (values.password !== undefined) body.password = values.password;
+      return { method: "POST", path: "/admin/v1/users", body };
     }
     case "chains":
     case "chains --json":

@@ -19,6 +19,7 @@ import * as adminKey from "@/app/admin/v1/businesses/[businessId]/api-keys/[keyI
 import * as adminRotate from "@/app/admin/v1/businesses/[businessId]/webhook-secret/rotate/route";
 import * as adminDeliveries from "@/app/admin/v1/businesses/[businessId]/webhook-deliveries/route";
 import * as adminChains from "@/app/admin/v1/chains/route";
+import * as adminUsers from "@/app/admin/v1/users/route";
 import * as adminRates from "@/app/admin/v1/rates/route";
 import * as adminRedeliver from "@/app/admin/v1/businesses/[businessId]/webhook-deliveries/[deliveryId]/redeliver/route";
 import * as adminUnknown from "@/app/admin/v1/[[...path]]/route";
@@ -42,6 +43,7 @@ const ROUTES: [RegExp, string[], RouteModule][] = [
   [/^\/admin\/v1\/businesses\/([^/]+)\/webhook-deliveries$/, ["businessId"], adminDeliveries],
   [/^\/admin\/v1\/businesses\/([^/]+)\/webhook-deliveries\/([^/]+)\/redeliver$/, ["businessId", "deliveryId"], adminRedeliver],
   [/^\/admin\/v1\/chains$/, [], adminChains],
+  [/^\/admin\/v1\/users$/, [], adminUsers],
   [/^\/admin\/v1\/rates$/, [], adminRates],
   [/^\/v1\/(.+)$/, ["path"], v1Unknown],
   [/^\/admin\/v1\/(.+)$/, ["path"], adminUnknown],

@@ -6,3 +6,4 @@ export * from "./charges";
 export * from "./webhooks";
 export * from "./chain-cursors";
 export * from "./rates";
+export * from "./accounts";

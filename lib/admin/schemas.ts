@@ -193,3 +193,15 @@ export const CreateApiKeySchema = z
     examples: [{ expiresInSeconds: 2592000 }],
   });
 export type CreateApiKeyInput = z.infer<typeof CreateApiKeySchema>;
+
+/** POST /admin/v1/users: a dashboard user of a business (the first one, or any the operator adds). */
+export const CreateUserSchema = z
+  .strictObject({
+    email: z.email("must be an email address such as owner@shop.example").max(254),
+    name: z.string().trim().min(1).max(200).optional(),
+    password: z.string().min(10, "must be at least 10 characters").max(128, "must be at most 128 characters").optional(),
+    businessId: z.number().int().positive(),
+    role: z.enum(["owner", "developer", "viewer"]).default("owner"),
+  })
+  .meta({ id: "CreateUser", description: "Without `password` one is generated and returned once." });
+export type CreateUserInput = z.infer<typeof CreateUserSchema>;

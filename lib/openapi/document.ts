@@ -14,6 +14,7 @@ import {
 import { adminPaths } from "./admin";
 import { chainPaths } from "./admin-chains";
 import { ratePaths } from "./admin-rates";
+import { userPaths } from "./admin-users";
 import { ProblemDetailsSchema, RATE_UNAVAILABLE, SECURITY_SCHEMES, envelopeOf, errors, jsonBody, stateConflict, success } from "./components";
 import { finishDocument, serviceDescription } from "./finish";
 import { businessIdPath, paymentIdPath } from "./params";
@@ -173,7 +174,7 @@ export function buildOpenApiDocument() {
       },
       { name: "Reference", description: "This document." },
     ],
-    paths: { ...v1Paths, ...adminPaths, ...chainPaths, ...ratePaths },
+    paths: { ...v1Paths, ...adminPaths, ...chainPaths, ...ratePaths, ...userPaths },
     components: {
       schemas: { ProblemDetails: ProblemDetailsSchema },
       securitySchemes: SECURITY_SCHEMES,

@@ -1,0 +1,16 @@
+import { z } from "zod";
+import { CreateUserSchema } from "@/lib/admin/schemas";
+import { createUser } from "@/lib/accounts/users";
+import { config } from "@/lib/config";
+import { readBody } from "@/lib/http/body";
+import { envelope } from "@/lib/http/respond";
+import { otherMethods, withAdmin } from "@/lib/http/route";
+
+/** Creates a dashboard user of a business (or adds an existing user to it); a generated password is shown once. */
+export const POST = withAdmin(z.object({}), async ({ req, db }) => {
+  const input = (await readBody(req, CreateUserSchema)).data;
+  const made = await createUser(db, input);
+  return envelope(req, { ...made, businessId: input.businessId, role: input.role, signInUrl: `${config().publicBaseUrl}/dashboard/sign-in` }, made.created ? 201 : 200);
+});
+
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods(["POST"]);

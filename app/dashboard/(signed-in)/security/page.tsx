@@ -1,0 +1,19 @@
+import type { Metadata } from "next";
+import { TwoFactorSetup } from "@/components/dashboard/two-factor-setup";
+import { requireUser } from "@/lib/accounts/session";
+
+export const metadata: Metadata = { title: "Security · Merchant dashboard" };
+
+export default async function SecurityPage() {
+  const user = await requireUser();
+  return (
+    <main className="max-w-xl">
+      <h1 className="mb-2 text-xl font-semibold">Security</h1>
+      <p className="mb-6 text-slate-700">Signed in as {user.email}. Sessions end after 12 hours, or when you sign out.</p>
+      <section aria-labelledby="two-factor">
+        <h2 id="two-factor" className="mb-3 text-lg font-semibold">Two-factor sign-in</h2>
+        <TwoFactorSetup enabled={user.twoFactorEnabled} />
+      </section>
+    </main>
+  );
+}

@@ -1,0 +1,72 @@
+import { createHmac } from "node:crypto";
+import { betterAuth } from "better-auth";
+import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { nextCookies } from "better-auth/next-js";
+import { twoFactor } from "better-auth/plugins/two-factor";
+import { getDb, type Db } from "@/db/client";
+import { accounts, authRateLimits, sessions, twoFactors, users, verifications } from "@/db/schema/accounts";
+import { config, type Config } from "@/lib/config";
+
+/*
+ * Dashboard accounts through Better Auth (a library, not hand-written sessions or hashing):
+ * - email and password, hashed with scrypt (memory-hard), no public sign-up: users are created
+ *   by the operator (admin API, CLI, first run) or by an owner's invitation (lib/accounts/users.ts);
+ * - sessions are database rows; the cookie is HttpOnly, SameSite=Lax, Secure in production;
+ *   a session lasts SESSION_HOURS and is renewed on use at most hourly;
+ * - sign-in is rate-limited per client address in the database (shared by all instances), and
+ *   a wrong email and a wrong password get the same answer;
+ * - TOTP two-factor for users who enable it (the secret is stored encrypted; repeated wrong
+ *   codes lock the second step for a while);
+ * - CSRF: state-changing requests must come from the service's own origin (Better Auth checks
+ *   Origin and Fetch Metadata; server actions are checked by Next.js the same way).
+ */
+
+export const SESSION_HOURS = 12;
+/** Sign-in attempts per client address per minute; beyond, 429 with Retry-After. */
+export const SIGN_IN_ATTEMPTS_PER_MINUTE = 5;
+
+/** The auth secret, derived from API_KEY_SECRET so no further secret needs managing. */
+function authSecret(cfg: Config): string {
+  return createHmac("sha256", cfg.apiKeySecret).update("better-auth").digest("base64url");
+}
+
+export function createAuth(db: Db, cfg: Config = config()) {
+  return betterAuth({
+    appName: "cryptopay",
+    baseURL: cfg.publicBaseUrl,
+    basePath: "/api/auth",
+    secret: authSecret(cfg),
+    trustedOrigins: [cfg.publicBaseUrl],
+    database: drizzleAdapter(db, {
+      provider: "pg",
+      schema: { user: users, session: sessions, account: accounts, verification: verifications, twoFactor: twoFactors, rateLimit: authRateLimits },
+    }),
+    emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: 10, maxPasswordLength: 128 },
+    session: { expiresIn: SESSION_HOURS * 3600, updateAge: 3600 },
+    rateLimit: {
+      enabled: true,
+      storage: "database",
+      window: 60,
+      max: 100,
+      customRules: {
+        "/sign-in/email": { window: 60, max: SIGN_IN_ATTEMPTS_PER_MINUTE },
+        "/two-factor/verify-totp": { window: 60, max: SIGN_IN_ATTEMPTS_PER_MINUTE },
+        "/two-factor/verify-backup-code": { window: 60, max: SIGN_IN_ATTEMPTS_PER_MINUTE },
+      },
+    },
+    // disableOriginCheck: false keeps the Origin check on under NODE_ENV=test too (Better Auth skips it there by default).
+    advanced: { useSecureCookies: cfg.production, cookiePrefix: "cryptopay", disableOriginCheck: false },
+    telemetry: { enabled: false },
+    plugins: [twoFactor({ issuer: "cryptopay" }), nextCookies()],
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;
+
+const g = globalThis as unknown as { __paymentsAuth?: Promise<Auth> };
+
+/** The process's Better Auth instance, over the process's database. */
+export function getAuth(): Promise<Auth> {
+  g.__paymentsAuth ??= getDb().then((db) => createAuth(db));
+  return g.__paymentsAuth;
+}

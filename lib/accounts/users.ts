@@ -1,0 +1,47 @@
+import { randomBytes } from "node:crypto";
+import type { Db } from "@/db/client";
+import { findBusiness } from "@/db/queries/businesses";
+import { addMember, findUserByEmail } from "@/db/queries/members";
+import type { MemberRole } from "@/db/schema/accounts";
+import { inTransaction } from "@/db/transaction";
+import { invalidField } from "@/lib/http/errors";
+import { createAuth } from "./auth";
+
+export type NewUser = { email: string; name?: string; password?: string; businessId: number; role: MemberRole };
+
+/** A password for a user created without one: 24 url-safe characters (144 bits), shown once. */
+export function generatePassword(): string {
+  return randomBytes(18).toString("base64url");
+}
+
+/**
+ * A dashboard user of `businessId` with `role` (the operator's `user create`, the first run, an
+ * accepted invitation). A new email gets an account with the given password (or a generated
+ * one, returned once); an existing user gets the membership (or the new role) and keeps their
+ * password. The password is hashed by Better Auth (scrypt).
+ */
+export async function createUser(db: Db, input: NewUser) {
+  const email = input.email.trim().toLowerCase();
+  if (!(await findBusiness(db, input.businessId))) throw invalidField("businessId", `no business ${input.businessId} exists`);
+  const existing = await findUserByEmail(db, email);
+  if (existing) {
+    await addMember(db, existing.id, input.businessId, input.role);
+    return { userId: existing.id, email, created: false as const, password: null };
+  }
+  const password = input.password ?? generatePassword();
+  const ctx = await createAuth(db).$context;
+  if (password.length < ctx.password.config.minPasswordLength) {
+    throw invalidField("password", `must be at least ${ctx.password.config.minPasswordLength} characters`);
+  }
+  if (password.length > ctx.password.config.maxPasswordLength) {
+    throw invalidField("password", `must be at most ${ctx.password.config.maxPasswordLength} characters`);
+  }
+  const hash = await ctx.password.hash(password);
+  return inTransaction(db, async (tx) => {
+    const txCtx = await createAuth(tx).$context;
+    const user = await txCtx.internalAdapter.createUser({ email, name: input.name?.trim() || email.split("@")[0], emailVerified: true }, { method: "admin" });
+    await txCtx.internalAdapter.linkAccount({ userId: user.id, providerId: "credential", accountId: user.id, password: hash });
+    await addMember(tx, user.id, input.businessId, input.role);
+    return { userId: user.id, email, created: true as const, password: input.password ? null : password };
+  });
+}

@@ -1,0 +1,37 @@
+import { z } from "zod";
+import type { ZodOpenApiPathsObject } from "zod-openapi";
+import { CreateUserSchema } from "@/lib/admin/schemas";
+import { adminErrors, envelopeOf, jsonBody, success } from "./components";
+
+export const CreatedUserSchema = z
+  .strictObject({
+    userId: z.string(),
+    email: z.string(),
+    created: z.boolean().meta({ description: "False when the email already had an account: it was added to the business (or given the role) and keeps its password." }),
+    password: z.string().nullable().meta({ description: "The generated password, shown this once; null when one was given or the user existed." }),
+    businessId: z.number().int(),
+    role: z.enum(["owner", "developer", "viewer"]),
+    signInUrl: z.string().meta({ description: "Where the user signs in to the merchant dashboard." }),
+  })
+  .meta({ id: "CreatedUser" });
+
+const createdUserEnvelope = envelopeOf(CreatedUserSchema, "CreatedUserEnvelope");
+
+export const userPaths: ZodOpenApiPathsObject = {
+  "/admin/v1/users": {
+    post: {
+      tags: ["Admin"],
+      security: [{ adminBearer: [] }],
+      operationId: "adminCreateUser",
+      summary: "Create a dashboard user",
+      description:
+        "Creates a merchant dashboard user of a business with a role (`owner` by default; `developer`, `viewer`), or adds an existing user to it. Without `password` one is generated and returned once. Owners then invite further users from the dashboard.",
+      requestBody: jsonBody(CreateUserSchema, { description: "The user.", example: { email: "owner@shop.example", businessId: 1, role: "owner" } }),
+      responses: {
+        201: success("The new user, with the generated password if any.", createdUserEnvelope),
+        200: success("An existing user, added to the business.", createdUserEnvelope),
+        ...adminErrors(400, 401, 413, 415),
+      },
+    },
+  },
+};

@@ -1,0 +1,89 @@
+import { describe, expect, it } from "vitest";
+import { getDb } from "@/db/client";
+import { getAuth, SIGN_IN_ATTEMPTS_PER_MINUTE } from "@/lib/accounts/auth";
+import { createUser } from "@/lib/accounts/users";
+import { config } from "@/lib/config";
+import { newBusiness } from "../helpers";
+
+const origin = () => config().publicBaseUrl;
+let ipSeq = 0;
+/** A client address of its own per test, so the per-address rate limit of one test does not touch another. */
+const newIp = () => `198.51.100.${++ipSeq + Math.floor(Math.random() * 50)}`;
+
+async function call(path: string, init: { body?: unknown; cookie?: string; ip: string; method?: string }) {
+  const auth = await getAuth();
+  const headers = new Headers({ origin: origin(), "x-forwarded-for": init.ip });
+  if (init.body !== undefined) headers.set("content-type", "application/json");
+  if (init.cookie) headers.set("cookie", init.cookie);
+  return auth.handler(new Request(`${origin()}/api/auth${path}`, { method: init.method ?? "POST", headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) }));
+}
+
+const cookieOf = (res: Response) => res.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+const unique = (name: string) => `${name}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@shop.example`;
+
+describe("dashboard sign-in (Better Auth)", () => {
+  it("signs a user in with an HttpOnly SameSite session cookie, and out again", async () => {
+    const b = await newBusiness();
+    const email = unique("owner");
+    const made = await createUser(await getDb(), { email, businessId: b.businessId, role: "owner" });
+    expect(made.created).toBe(true);
+    expect(made.password).toMatch(/^[A-Za-z0-9_-]{24}$/);
+    const ip = newIp();
+    const res = await call("/sign-in/email", { body: { email, password: made.password }, ip });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const setCookie = res.headers.getSetCookie().find((c) => c.includes("session_token"))!;
+    expect(setCookie).toMatch(/HttpOnly/i);
+    expect(setCookie).toMatch(/SameSite=Lax/i);
+    expect(setCookie).toMatch(/Max-Age=43200/); // SESSION_HOURS
+    const cookie = cookieOf(res);
+    const session = await call("/get-session", { method: "GET", cookie, ip });
+    expect((await session.json()).user.email).toBe(email);
+    expect((await call("/sign-out", { body: {}, cookie, ip })).status).toBe(200);
+    const after = await call("/get-session", { method: "GET", cookie, ip });
+    expect(await after.json()).toBeNull();
+  });
+
+  it("answers a wrong password and an unknown email alike", async () => {
+    const b = await newBusiness();
+    const email = unique("dev");
+    await createUser(await getDb(), { email, password: "correct horse battery", businessId: b.businessId, role: "developer" });
+    const wrong = await call("/sign-in/email", { body: { email, password: "not the password" }, ip: newIp() });
+    const unknown = await call("/sign-in/email", { body: { email: unique("nobody"), password: "not the password" }, ip: newIp() });
+    expect(wrong.status).toBe(401);
+    expect(unknown.status).toBe(wrong.status);
+    expect(await unknown.json()).toEqual(await wrong.json());
+  });
+
+  it("limits sign-in attempts per client address, whatever the email", async () => {
+    const ip = newIp();
+    for (let i = 0; i < SIGN_IN_ATTEMPTS_PER_MINUTE; i++) {
+      expect((await call("/sign-in/email", { body: { email: unique("x"), password: "wrong password" }, ip })).status).toBe(401);
+    }
+    const limited = await call("/sign-in/email", { body: { email: unique("x"), password: "wrong password" }, ip });
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get("x-retry-after"))).toBeGreaterThan(0);
+  });
+
+  it("refuses a state-changing request carrying the session from another origin (CSRF)", async () => {
+    const b = await newBusiness();
+    const email = unique("csrf");
+    const made = await createUser(await getDb(), { email, businessId: b.businessId, role: "owner" });
+    const ip = newIp();
+    const cookie = cookieOf(await call("/sign-in/email", { body: { email, password: made.password }, ip }));
+    const auth = await getAuth();
+    const forged = await auth.handler(
+      new Request(`${origin()}/api/auth/sign-out`, {
+        method: "POST",
+        headers: { origin: "https://evil.example", cookie, "content-type": "application/json", "x-forwarded-for": ip },
+        body: "{}",
+      }),
+    );
+    expect(forged.status).toBe(403);
+    expect((await (await call("/get-session", { method: "GET", cookie, ip })).json()).user.email).toBe(email);
+  });
+
+  it("has no public sign-up", async () => {
+    const res = await call("/sign-up/email", { body: { email: unique("self"), password: "a long password", name: "Self" }, ip: newIp() });
+    expect(res.status).toBeGreaterThanOrEqual(400);
+  });
+});
