@@ -1,12 +1,12 @@
 import { headers } from "next/headers";
 import { notFound, redirect } from "next/navigation";
 import { getDb } from "@/db/client";
-import { findBusiness } from "@/db/queries/businesses";
-import { membershipOf } from "@/db/queries/members";
 import type { MemberRole } from "@/db/schema/accounts";
 import type { Business } from "@/db/schema";
 import { getAuth } from "./auth";
-import { can, type Permission } from "./roles";
+import { ApiError } from "@/lib/http/errors";
+import { authorize } from "./authorize";
+import type { Permission } from "./roles";
 
 export type DashboardUser = { id: string; email: string; name: string; twoFactorEnabled: boolean };
 
@@ -28,18 +28,37 @@ export async function requireUser(): Promise<DashboardUser> {
 export type Membership = { user: DashboardUser; business: Business; role: MemberRole };
 
 /**
- * The signed-in user's membership of `businessId` with `permission`. A business the user does
- * not belong to (or that does not exist) is a 404, so ids of other merchants reveal nothing;
- * a member whose role lacks the permission gets a 404 too on pages, and actions say why.
+ * For pages: the signed-in user's membership of `businessId` with `permission` (lib/accounts/
+ * authorize.ts). Anything short of it renders the 404 page, whatever the reason, so a page never
+ * tells another merchant's ids apart from ids that do not exist.
  */
 export async function requireMember(businessId: string | number, permission: Permission = "view"): Promise<Membership> {
   const user = await requireUser();
-  const id = typeof businessId === "number" ? businessId : /^[1-9][0-9]{0,15}$/.test(businessId) ? Number(businessId) : NaN;
-  if (!Number.isSafeInteger(id)) notFound();
-  const db = await getDb();
-  const role = await membershipOf(db, user.id, id);
-  if (!role || !can(role, permission)) notFound();
-  const business = await findBusiness(db, id);
-  if (!business) notFound();
-  return { user, business, role };
+  try {
+    const { business, role } = await authorize(await getDb(), user.id, businessId, permission);
+    return { user, business, role };
+  } catch (e) {
+    if (e instanceof ApiError) notFound();
+    throw e;
+  }
+}
+
+export type ActionResult<T = undefined> =
+  | { ok: true; data?: T; message?: string }
+  | { ok: false; error: string; fieldErrors?: Record<string, string[]>; status?: number };
+
+/**
+ * For server actions: runs `work` for the signed-in user, turning the service's errors into a
+ * result the form shows (`detail` and field errors), never a stack trace. Not signed in: 401.
+ */
+export async function asUser<T>(work: (user: DashboardUser) => Promise<T>): Promise<ActionResult<T>> {
+  const user = await currentUser();
+  if (!user) return { ok: false, error: "Your session has ended. Sign in again.", status: 401 };
+  try {
+    return { ok: true, data: await work(user) };
+  } catch (e) {
+    if (e instanceof ApiError) return { ok: false, error: e.detail, fieldErrors: e.fieldErrors, status: e.status };
+    console.error("[dashboard] action failed", e);
+    return { ok: false, error: "Something went wrong on our side. Please try again.", status: 500 };
+  }
 }

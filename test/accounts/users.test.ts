@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { businessesOfUser, findUserByEmail, membershipOf } from "@/db/queries/members";
+import { authorize } from "@/lib/accounts/authorize";
 import { can } from "@/lib/accounts/roles";
 import { buildRequest } from "@/scripts/admin-cli";
 import { adminToken, expectProblem, json, newBusiness, request } from "../helpers";
@@ -58,5 +59,19 @@ describe("roles", () => {
     expect(can("developer", "manage-settings")).toBe(false);
     expect(can("developer", "manage-members")).toBe(false);
     for (const p of ["view", "edit-notes", "manage-keys", "manage-webhooks", "see-secrets", "manage-settings", "manage-members"] as const) expect(can("owner", p)).toBe(true);
+  });
+});
+
+describe("authorize (every dashboard page and action)", () => {
+  it("404 for another business or a made-up id, 403 for a role without the permission", async () => {
+    const mine = await newBusiness();
+    const theirs = await newBusiness();
+    const viewer = (await json(await createUser({ email: unique("viewer"), businessId: mine.businessId, role: "viewer" }))).data;
+    const db = await getDb();
+    await expect(authorize(db, viewer.userId, mine.businessId)).resolves.toMatchObject({ role: "viewer", business: { id: mine.businessId } });
+    for (const id of [theirs.businessId, 987654321, "abc", "0", "1e3", -1]) {
+      await expect(authorize(db, viewer.userId, id)).rejects.toMatchObject({ status: 404 });
+    }
+    await expect(authorize(db, viewer.userId, mine.businessId, "manage-keys")).rejects.toMatchObject({ status: 403, detail: expect.stringContaining("viewer") });
   });
 });
