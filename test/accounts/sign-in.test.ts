@@ -1,14 +1,20 @@
 import { describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
+import { sessions } from "@/db/schema";
 import { getAuth, SIGN_IN_ATTEMPTS_PER_MINUTE } from "@/lib/accounts/auth";
 import { createUser } from "@/lib/accounts/users";
 import { config } from "@/lib/config";
 import { newBusiness } from "../helpers";
 
 const origin = () => config().publicBaseUrl;
-let ipSeq = 0;
-/** A client address of its own per test, so the per-address rate limit of one test does not touch another. */
-const newIp = () => `198.51.100.${++ipSeq + Math.floor(Math.random() * 50)}`;
+/**
+ * A client address of its own per call, so one test's per-address rate limit touches no other
+ * (nor a run before it on a shared database): a random /64 of the documentation prefix, as
+ * Better Auth keys IPv6 clients by their /64.
+ */
+const hex = () => Math.floor(Math.random() * 0x10000).toString(16);
+const newIp = () => `2001:db8:${hex()}:${hex()}::1`;
 
 async function call(path: string, init: { body?: unknown; cookie?: string; ip: string; method?: string }) {
   const auth = await getAuth();
@@ -41,6 +47,17 @@ describe("dashboard sign-in (Better Auth)", () => {
     expect((await call("/sign-out", { body: {}, cookie, ip })).status).toBe(200);
     const after = await call("/get-session", { method: "GET", cookie, ip });
     expect(await after.json()).toBeNull();
+  });
+
+  it("ends a session at its expiry", async () => {
+    const b = await newBusiness();
+    const email = unique("expiry");
+    const made = await createUser(await getDb(), { email, businessId: b.businessId, role: "viewer" });
+    const ip = newIp();
+    const cookie = cookieOf(await call("/sign-in/email", { body: { email, password: made.password }, ip }));
+    expect((await (await call("/get-session", { method: "GET", cookie, ip })).json()).user.email).toBe(email);
+    await (await getDb()).update(sessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(sessions.userId, made.userId));
+    expect(await (await call("/get-session", { method: "GET", cookie, ip })).json()).toBeNull();
   });
 
   it("answers a wrong password and an unknown email alike", async () => {

@@ -1,0 +1,72 @@
+import { expect, test } from "@playwright/test";
+import { newBusiness, snap } from "./helpers";
+import { newUser, signIn, totp } from "./dashboard";
+
+/**
+ * The merchant dashboard's doors: sign-in with the password the operator's admin API handed out,
+ * a wrong password told apart from nothing, two-factor set-up and sign-in with it, sign-out, and
+ * nothing of another merchant's business.
+ */
+
+test("an owner signs in, turns on two-factor sign-in, signs out and back in with a code", async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const b = await newBusiness(request, { name: "Dashboard shop" });
+  const owner = await newUser(request, b.businessId, "owner");
+
+  await page.goto("/dashboard");
+  await expect(page).toHaveURL(/\/dashboard\/sign-in$/);
+  await snap(page, "dashboard", "sign-in");
+  await signIn(page, { email: owner.email, password: "not the password" });
+  await expect(page.getByRole("alert")).toHaveText("The email or password is incorrect.");
+  await signIn(page, { email: `nobody-${Date.now()}@shop.example`, password: "not the password" });
+  await expect(page.getByRole("alert")).toHaveText("The email or password is incorrect.");
+
+  await signIn(page, owner);
+  await expect(page).toHaveURL(new RegExp(`/dashboard/${b.businessId}/payments`));
+  await expect(page.getByRole("heading", { level: 1, name: "Dashboard shop" })).toBeVisible();
+  await expect(page.getByText("Test mode", { exact: true })).toBeVisible();
+
+  await page.getByRole("link", { name: "Security" }).click();
+  await expect(page.getByTestId("two-factor-status")).toContainText("off");
+  await page.getByLabel("Password, to set it up").fill(owner.password);
+  await page.getByRole("button", { name: "Set up two-factor sign-in" }).click();
+  const secret = (await page.getByTestId("totp-secret").textContent())!.trim();
+  await expect(page.getByTestId("backup-codes").locator("li")).toHaveCount(10);
+  await snap(page, "dashboard", "two-factor-setup");
+  await page.getByLabel("The 6-digit code from the app").fill(await totp(secret));
+  await page.getByRole("button", { name: "Turn on" }).click();
+  await expect(page.getByTestId("two-factor-status")).toContainText("on");
+
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/dashboard\/sign-in$/);
+  await page.goto(`/dashboard/${b.businessId}/payments`);
+  await expect(page).toHaveURL(/\/dashboard\/sign-in$/);
+
+  await signIn(page, owner);
+  await expect(page.getByLabel("Code")).toBeVisible();
+  await page.getByLabel("Code").fill("000000");
+  await page.getByRole("button", { name: "Verify" }).click();
+  await expect(page.getByRole("alert")).toContainText("That code is not valid");
+  await snap(page, "dashboard", "two-factor-code");
+  await page.getByLabel("Code").fill(await totp(secret, { next: true }));
+  await page.getByRole("button", { name: "Verify" }).click();
+  await expect(page).toHaveURL(new RegExp(`/dashboard/${b.businessId}/payments`));
+});
+
+test("a user sees only their businesses: another merchant's id is a 404, and a viewer has no settings", async ({ page, request }) => {
+  const mine = await newBusiness(request, { name: "Mine" });
+  const theirs = await newBusiness(request, { name: "Theirs" });
+  const viewer = await newUser(request, mine.businessId, "viewer");
+  await signIn(page, viewer);
+  await expect(page).toHaveURL(new RegExp(`/dashboard/${mine.businessId}/payments`));
+  const nav = page.getByRole("navigation", { name: "Business sections" });
+  await expect(nav.getByRole("link", { name: "Payments" })).toBeVisible();
+  await expect(nav.getByRole("link", { name: "Settings" })).toHaveCount(0);
+  await expect(nav.getByRole("link", { name: "Members" })).toHaveCount(0);
+  for (const path of ["", "/payments", "/developers", "/settings", "/members"]) {
+    const res = await page.goto(`/dashboard/${theirs.businessId}${path}`);
+    expect(res?.status(), path).toBe(404);
+  }
+  const res = await page.goto(`/dashboard/${mine.businessId}/settings`);
+  expect(res?.status()).toBe(404);
+});
