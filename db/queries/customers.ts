@@ -3,7 +3,7 @@ import { customerIps, type CustomerIpRow, type CustomerRow } from "../schema";
 
 export async function addCustomerIp(
   tx: Tx,
-  row: { customerId: number; ip: string; userAgent: string | null; createdAt: Date },
+  row: Pick<CustomerIpRow, "customerId" | "ip" | "userAgent" | "city" | "country" | "isp" | "createdAt">,
 ): Promise<void> {
   await tx.insert(customerIps).values(row).onConflictDoNothing();
 }

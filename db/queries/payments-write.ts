@@ -1,7 +1,7 @@
 import { and, eq, getTableColumns, sql } from "drizzle-orm";
 import type { Tx } from "../client";
 import { prepared } from "../prepared";
-import { customerIps, customers, paymentEvents, payments, type Business, type PaymentRow } from "../schema";
+import { customerIps, customers, paymentEvents, payments, type Business, type CustomerIpRow, type PaymentRow } from "../schema";
 import { RECORD_SELECTION, detailsQuery, foldDetails, type PaymentDetails } from "./payments-read";
 
 /* Writing payments: a new payment with its customer and first event, further events, the note. */
@@ -32,7 +32,14 @@ export type NewPayment = Required<Pick<typeof payments.$inferInsert, (typeof NEW
 export async function insertPaymentWithCustomer(
   tx: Tx,
   row: NewPayment,
-  customer: { businessId: number; email: string | null; ip: string | null; userAgent: string | null },
+  customer: {
+    businessId: number;
+    email: string | null;
+    ip: string | null;
+    userAgent: string | null;
+    /** Where `ip` is (lib/geo/ip-location.ts), stored with it. */
+    location: Pick<CustomerIpRow, "city" | "country" | "isp">;
+  },
 ): Promise<{ payment: PaymentRow; eventId: number }> {
   const statement = prepared(tx, "insertPayment", () => {
     const ph = sql.placeholder;
@@ -47,8 +54,9 @@ export async function insertPaymentWithCustomer(
     const c = tx.$with("c", { id: sql<number>`id`.as("id"), email: sql<string | null>`email`.as("email") }).as(sql`
       select id, email from found union all select id, email from added`);
     const ip = tx.$with("ip", { id: sql<number>`id`.as("id") }).as(sql`
-      insert into ${customerIps} (customer_id, ip, user_agent, created_at)
-      select c.id, ${ph("ip")}::text, ${ph("userAgent")}::text, ${ph("at")}::timestamptz from c
+      insert into ${customerIps} (customer_id, ip, user_agent, city, country, isp, created_at)
+      select c.id, ${ph("ip")}::text, ${ph("userAgent")}::text, ${ph("city")}::text, ${ph("country")}::text,
+        ${ph("isp")}::text, ${ph("at")}::timestamptz from c
       where ${ph("ip")}::text is not null
       on conflict do nothing
       returning id`);
@@ -70,6 +78,9 @@ export async function insertPaymentWithCustomer(
     email: customer.email,
     ip: customer.ip,
     userAgent: customer.userAgent,
+    city: customer.location.city,
+    country: customer.location.country,
+    isp: customer.location.isp,
     at: row.createdAt.toISOString(),
   });
   const { eventId, ...payment } = created;

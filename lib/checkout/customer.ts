@@ -2,23 +2,27 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { addCustomerIp } from "@/db/queries/customers";
 import { customers, payments } from "@/db/schema";
+import { ipLocationColumns } from "@/lib/geo/ip-location";
 import { conflict, notFound } from "@/lib/http/errors";
 import { loadForUpdate } from "./load";
 import { inTransaction } from "@/db/transaction";
 
 /**
  * D9: the first checkout visit records the customer's IP and user agent when the merchant did
- * not give them at create. The conditional UPDATE makes it "first visit only" under concurrency.
+ * not give them at create, with where the IP is (city, country; lib/geo). The conditional UPDATE
+ * makes it "first visit only" under concurrency.
  */
 export async function recordVisit(db: Db, paymentId: string, ip: string | null, userAgent: string | null): Promise<void> {
   if (!ip) return;
+  // Looked up before the transaction: the first lookup opens the database file (lib/geo).
+  const location = await ipLocationColumns(ip);
   await inTransaction(db, async (tx) => {
     const [claimed] = await tx
       .update(payments)
       .set({ customerIp: ip, customerUserAgent: userAgent })
       .where(and(eq(payments.id, paymentId), isNull(payments.customerIp)))
       .returning({ customerId: payments.customerId });
-    if (claimed) await addCustomerIp(tx, { customerId: claimed.customerId, ip, userAgent, createdAt: new Date() });
+    if (claimed) await addCustomerIp(tx, { customerId: claimed.customerId, ip, userAgent, ...location, createdAt: new Date() });
   });
 }
 

@@ -6,6 +6,7 @@ import type { Business } from "@/db/schema";
 import type { CoinName } from "@/lib/chains/coins";
 import { hasAddressSource } from "@/lib/chains/address-source";
 import { config } from "@/lib/config";
+import { ipLocationColumns } from "@/lib/geo/ip-location";
 import { ApiError, invalidField } from "@/lib/http/errors";
 import { claimIdempotencyKey, findIdempotencyKey } from "@/db/queries/idempotency";
 import { decimalOf } from "@/lib/money/decimal";
@@ -58,6 +59,8 @@ export async function createPayment(
   const now = new Date();
   const expiresAt = new Date(now.getTime() + business.paymentLifetimeSeconds * 1000);
   const amount = decimalOf(body.amount).toFixed();
+  // D9: where the customer's address is, looked up once here and stored with it.
+  const location = await ipLocationColumns(body.customerIp ?? null);
   // A sub-business's payments belong to its parent's account, made on the sub-business's behalf.
   const accountId = business.parentBusinessId ?? business.id;
 
@@ -98,6 +101,7 @@ export async function createPayment(
         email: body.customerEmail ?? null,
         ip: body.customerIp ?? null,
         userAgent: body.customerUserAgent ?? null,
+        location,
       },
     );
     await announceEvent(tx, payment, eventId, "PAYMENT_CREATED", now, business);

@@ -24,12 +24,12 @@ export const TimelineEntrySchema = z
 
 export const CustomerIpDetailsSchema = z
   .strictObject({
-    city: z.string().nullable(),
+    city: z.string().nullable().meta({ description: "City the address is in (bundled DB-IP City Lite database), or null when unknown." }),
     ip: z.string().nullable(),
-    country: z.string().nullable(),
+    country: z.string().nullable().meta({ description: "ISO 3166-1 alpha-2 code of the country the address is in (bundled DB-IP City Lite database), or null when unknown.", examples: ["US"] }),
     riskScore: z.number().nullable(),
     connectionType: IpConnectionTypeSchema,
-    isp: z.string().nullable(),
+    isp: z.string().nullable().meta({ description: "Null: no ISP database is bundled." }),
     dateCreated: dateTime,
   })
   .meta({ id: "CustomerIpDetails" });

