@@ -12,7 +12,9 @@ export type DashboardUser = { id: string; email: string; name: string; twoFactor
 
 /** The signed-in user of this request (from the session cookie), or null. */
 export async function currentUser(): Promise<DashboardUser | null> {
-  const session = await (await getAuth()).api.getSession({ headers: await headers() });
+  // headers() first: it marks the page dynamic before anything opens the database (a build's prerender must not).
+  const requestHeaders = await headers();
+  const session = await (await getAuth()).api.getSession({ headers: requestHeaders });
   if (!session) return null;
   const u = session.user;
   return { id: u.id, email: u.email, name: u.name, twoFactorEnabled: Boolean(u.twoFactorEnabled) };
@@ -57,7 +59,8 @@ export async function asUser<T>(work: (user: DashboardUser) => Promise<T>): Prom
   try {
     return { ok: true, data: await work(user) };
   } catch (e) {
-    if (e instanceof ApiError) return { ok: false, error: e.detail, fieldErrors: e.fieldErrors, status: e.status };
+    // Field errors are kept in prototype-less maps (lib/http/errors.ts), which React will not pass to the browser: copy them.
+    if (e instanceof ApiError) return { ok: false, error: e.detail, fieldErrors: e.fieldErrors && { ...e.fieldErrors }, status: e.status };
     console.error("[dashboard] action failed", e);
     return { ok: false, error: "Something went wrong on our side. Please try again.", status: 500 };
   }

@@ -1,0 +1,62 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { getDb } from "@/db/client";
+import { NoteForm } from "@/components/dashboard/payments/note-form";
+import { PaymentCharge } from "@/components/dashboard/payments/payment-charge";
+import { card, h3, PaymentAmounts, PaymentCustomer, PaymentMetadata, PaymentTimeline } from "@/components/dashboard/payments/payment-overview";
+import { StatusBadge } from "@/components/dashboard/payments/status-badge";
+import { WebhookDeliveries } from "@/components/dashboard/payments/webhook-deliveries";
+import { requireUser } from "@/lib/accounts/session";
+import { dashboardPayment, type PaymentDetail } from "@/lib/dashboard/payments";
+import { ApiError } from "@/lib/http/errors";
+import { redeliverAction, saveNoteAction } from "../actions";
+
+export const metadata: Metadata = { title: "Payment · Merchant dashboard" };
+
+/**
+ * One payment: the API's Payment record (timeline, amounts, charge and transactions, customer,
+ * metadata, note) and its webhook deliveries. Another business's payment id, or a malformed one,
+ * is the 404 page, as an unknown one is.
+ */
+export default async function PaymentPage({ params }: { params: Promise<{ businessId: string; paymentId: string }> }) {
+  const [{ businessId, paymentId }, user] = await Promise.all([params, requireUser()]);
+  let detail: PaymentDetail | null = null;
+  try {
+    detail = await dashboardPayment(await getDb(), user.id, businessId, paymentId);
+  } catch (e) {
+    if (!(e instanceof ApiError)) throw e;
+  }
+  if (!detail) notFound();
+  const { payment: p } = detail;
+  return (
+    <main className="space-y-5">
+      <div>
+        <Link href={`/dashboard/${businessId}/payments`} className="text-sm font-medium text-indigo-800 underline underline-offset-2">
+          ← All payments
+        </Link>
+        <div className="mt-2 flex flex-wrap items-center gap-3">
+          <h2 className="text-lg font-semibold">{p.name || "Unnamed payment"}</h2>
+          <span data-testid="payment-status">
+            <StatusBadge status={p.status} />
+          </span>
+        </div>
+        <p className="mt-1 break-all font-mono text-xs text-slate-600">{p.id}</p>
+      </div>
+      <div className="grid gap-5 lg:grid-cols-2">
+        <PaymentAmounts payment={p} />
+        <PaymentTimeline payment={p} />
+      </div>
+      <PaymentCharge payment={p} />
+      <div className="grid gap-5 lg:grid-cols-2">
+        <PaymentCustomer payment={p} />
+        <PaymentMetadata payment={p} />
+      </div>
+      <section aria-labelledby="note-heading" className={card}>
+        <h3 id="note-heading" className={h3}>Note</h3>
+        <NoteForm note={p.note ?? null} canEdit={detail.canEditNote} action={saveNoteAction.bind(null, businessId, p.id)} />
+      </section>
+      <WebhookDeliveries deliveries={detail.deliveries} total={detail.deliveriesTotal} canRedeliver={detail.canRedeliver} action={redeliverAction.bind(null, businessId, p.id)} />
+    </main>
+  );
+}
