@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNull, lte, or, sql, count } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNotNull, isNull, lte, or, sql, count } from "drizzle-orm";
 import type { Tx } from "../client";
 import { webhookAttempts, webhookDeliveries, type WebhookAttemptRow, type WebhookDeliveryRow } from "../schema";
 
@@ -93,11 +93,13 @@ export async function findDelivery(tx: Tx, businessId: number, id: number): Prom
 export async function listDeliveries(
   tx: Tx,
   businessId: number,
-  f: { paymentId?: string; status?: WebhookDeliveryRow["status"]; limit: number; offset: number },
+  f: { paymentId?: string; status?: WebhookDeliveryRow["status"]; limit: number; offset: number; paymentsOnly?: boolean },
 ): Promise<{ rows: (WebhookDeliveryRow & { attemptList: WebhookAttemptRow[] })[]; total: number }> {
   const where = and(
     eq(webhookDeliveries.businessId, businessId),
     f.paymentId ? eq(webhookDeliveries.paymentId, f.paymentId) : undefined,
+    // Test events are the only deliveries without a payment.
+    f.paymentsOnly ? isNotNull(webhookDeliveries.paymentId) : undefined,
     f.status ? eq(webhookDeliveries.status, f.status) : undefined,
   );
   const [rows, [{ total }]] = await Promise.all([

@@ -13,6 +13,11 @@ export const apiKeys = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
     expiresAt: timestamp("expires_at", { withTimezone: true, precision: 3 }),
     revokedAt: timestamp("revoked_at", { withTimezone: true, precision: 3 }),
+    /**
+     * When the key last authenticated a request, to the minute: written at most once a minute
+     * per key (lib/auth/api-keys.ts, `noteKeyUse`), as every API request passes through there.
+     */
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true, precision: 3 }),
   },
   (t) => [index("api_keys_owner_idx").on(t.ownerBusinessId)],
 );

@@ -12,12 +12,9 @@ export const webhookDeliveries = pgTable(
   {
     id: bigserial("id", { mode: "number" }).primaryKey(),
     messageId: text("message_id").notNull().unique(),
-    eventId: bigint("event_id", { mode: "number" })
-      .notNull()
-      .references(() => paymentEvents.id),
-    paymentId: uuid("payment_id")
-      .notNull()
-      .references(() => payments.id),
+    /** The payment event and payment it tells of; both null only for a test event (lib/webhooks/test-event.ts). */
+    eventId: bigint("event_id", { mode: "number" }).references(() => paymentEvents.id),
+    paymentId: uuid("payment_id").references(() => payments.id),
     businessId: bigint("business_id", { mode: "number" }).notNull(),
     eventType: text("event_type").notNull(),
     url: text("url").notNull(),

@@ -63,13 +63,24 @@ async function requireBusiness(db: Db, id: number) {
   if (!(await findBusiness(db, id))) throw notFound(`No business ${id} exists.`);
 }
 
-export async function listBusinessDeliveries(db: Db, businessId: number, q: z.infer<typeof ListDeliveriesQuerySchema>) {
+/**
+ * One page of the business's delivery log. The admin API lists payments' events only (the shape
+ * it documents); the dashboard's log also shows the test events sent from it
+ * (`testEvents`, lib/webhooks/test-event.ts), which tell of no payment.
+ */
+export async function listBusinessDeliveries(
+  db: Db,
+  businessId: number,
+  q: z.infer<typeof ListDeliveriesQuerySchema>,
+  opts: { testEvents?: boolean } = {},
+) {
   await requireBusiness(db, businessId);
   const { rows, total } = await listDeliveries(db, businessId, {
     paymentId: q.paymentId,
     status: q.status,
     limit: q.PageSize,
     offset: (q.PageNumber - 1) * q.PageSize,
+    paymentsOnly: !opts.testEvents,
   });
   return {
     items: rows.map((r) => deliveryView(r, r.attemptList)),
@@ -83,7 +94,9 @@ export async function listBusinessDeliveries(db: Db, businessId: number, q: z.in
 /** One attempt now with the same message id; answers the delivery with all its attempts. */
 export async function redeliverOne(db: Db, businessId: number, deliveryId: number) {
   await requireBusiness(db, businessId);
-  if (!(await findDelivery(db, businessId, deliveryId))) {
+  const found = await findDelivery(db, businessId, deliveryId);
+  // A test event is the dashboard's (lib/webhooks/test-event.ts): not in the admin API's log.
+  if (!found || found.paymentId === null) {
     throw notFound(`No webhook delivery ${deliveryId} exists for business ${businessId}.`);
   }
   const outcome = await redeliver(db, deliveryId);

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { SignJWT, jwtVerify, errors as joseErrors } from "jose";
 import type { Db } from "@/db/client";
 import { insertApiKey } from "@/db/queries/api-keys";
+import { touchApiKeyUse } from "@/db/queries/api-key-use";
 import type { ApiKeyRow } from "@/db/schema";
 import { config } from "@/lib/config";
 import { ApiError } from "@/lib/http/errors";
@@ -94,4 +95,30 @@ export function assertKeyRowActive(row: Pick<ApiKeyRow, "revokedAt" | "expiresAt
   if (!row) throw unauthorized("The API key is not known to this service.");
   if (row.revokedAt) throw unauthorized("The API key has been revoked.");
   if (row.expiresAt && row.expiresAt.getTime() <= Date.now()) throw unauthorized("The API key has expired.");
+}
+
+/** How often a key's `last_used_at` is written at most: the dashboard shows last use to the minute. */
+export const KEY_USE_INTERVAL_MS = 60_000;
+const KEY_USE_MAX = 10_000;
+/** When this process last wrote each key's use (performance.now()), so most requests write nothing. */
+const useNoted = new Map<string, number>();
+
+/**
+ * Records a request authenticated by the key (the dashboard's "last used"). Every API request
+ * comes through here, so the write is throttled twice: this process asks the database at most
+ * once a minute per key, and the conditional UPDATE writes only when the stored time is a minute
+ * old (other instances). A failure is logged, never the request's failure.
+ */
+export async function noteKeyUse(db: Db, keyId: string, at = new Date()): Promise<void> {
+  const now = performance.now();
+  const last = useNoted.get(keyId);
+  if (last !== undefined && now - last < KEY_USE_INTERVAL_MS) return;
+  if (useNoted.size >= KEY_USE_MAX) useNoted.clear();
+  useNoted.set(keyId, now);
+  try {
+    await touchApiKeyUse(db, keyId, at, KEY_USE_INTERVAL_MS);
+  } catch (e) {
+    useNoted.delete(keyId);
+    console.error("[api-keys] could not record a key's use", e);
+  }
 }

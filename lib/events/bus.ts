@@ -9,7 +9,8 @@ import type { PaymentStatus } from "@/lib/payments/status";
  * driver subscribes (lib/background/driver.ts) and registers its after-commit work on `tx`.
  */
 export type PaymentNotice = { kind: "payment"; type: EventType; paymentId: string; status: PaymentStatus; expiresAt: Date };
-export type DeliveryNotice = { kind: "delivery"; deliveryId: number; messageId: string; paymentId: string };
+/** `paymentId` is null for a test event, which tells of no payment (lib/webhooks/test-event.ts). */
+export type DeliveryNotice = { kind: "delivery"; deliveryId: number; messageId: string; paymentId: string | null };
 export type Notice = PaymentNotice | DeliveryNotice;
 
 export type Listener = (tx: Tx, notice: Notice) => void;

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { getDb, type Db } from "@/db/client";
 import { findApiKeyWithBusiness } from "@/db/queries/api-keys";
 import type { Business } from "@/db/schema";
-import { assertKeyRowActive, bearerToken, verifyApiKeyToken, type ApiKeyClaims } from "@/lib/auth/api-keys";
+import { assertKeyRowActive, bearerToken, noteKeyUse, verifyApiKeyToken, type ApiKeyClaims } from "@/lib/auth/api-keys";
 import { wireBackground } from "@/lib/background/driver";
 import { config } from "@/lib/config";
 import { ApiError } from "./errors";
@@ -45,6 +45,7 @@ export function withApiKey<S extends z.ZodObject<{ businessId: typeof businessId
       // One statement for the stored key (revoked? expired?) and the addressed business.
       const found = await findApiKeyWithBusiness(db, key.keyId, params.businessId);
       assertKeyRowActive(found?.key);
+      await noteKeyUse(db, key.keyId); // at most one write per key and minute
       const business = found?.business;
       const allowed =
         business &&

@@ -1,0 +1,50 @@
+"use server";
+
+import { refresh } from "next/cache";
+import { getDb } from "@/db/client";
+import type { ActionResult, DashboardUser } from "@/lib/accounts/session";
+import { runAction } from "@/lib/dashboard/run-action";
+import { wireBackground } from "@/lib/background/driver";
+import * as developers from "@/lib/dashboard/developers";
+
+/*
+ * The Developers page's server actions: thin shells. The browser may send anything, so every
+ * argument goes to the service as `unknown`; the service authorizes the user for the business
+ * and validates the rest (lib/dashboard/developers.ts).
+ */
+
+async function change<T>(work: (user: DashboardUser) => Promise<T>): Promise<ActionResult<T>> {
+  const result = await runAction(work);
+  if (result.ok) refresh(); // the page's lists show the change
+  return result;
+}
+
+export async function createKeyAction(businessId: number, input: unknown) {
+  return change(async (u) => developers.createKey(await getDb(), u.id, businessId, input));
+}
+
+export async function revokeKeyAction(businessId: number, keyId: string) {
+  return change(async (u) => developers.revokeBusinessKey(await getDb(), u.id, businessId, keyId));
+}
+
+export async function setWebhookUrlAction(businessId: number, url: string) {
+  return change(async (u) => developers.setWebhookUrl(await getDb(), u.id, businessId, url));
+}
+
+export async function revealSecretAction(businessId: number) {
+  return runAction(async (u) => developers.revealWebhookSecret(await getDb(), u.id, businessId));
+}
+
+export async function rotateSecretAction(businessId: number) {
+  return runAction(async (u) => developers.rotateSecret(await getDb(), u.id, businessId));
+}
+
+export async function sendTestEventAction(businessId: number) {
+  wireBackground(); // this bundle's background driver hears of the new delivery
+  return change(async (u) => developers.sendTestEvent(await getDb(), u.id, businessId));
+}
+
+/** One delivery, for following a test event until its first attempt is recorded. */
+export async function deliveryAction(businessId: number, deliveryId: number) {
+  return runAction(async (u) => developers.deliveryDetail(await getDb(), u.id, businessId, deliveryId));
+}

@@ -1,0 +1,109 @@
+import { z } from "zod";
+import type { Db } from "@/db/client";
+import type { Business } from "@/db/schema";
+import { authorize } from "@/lib/accounts/authorize";
+import { businessSettings, patchBusiness } from "@/lib/admin/businesses";
+import { keyProblem, PatchBusinessSchema } from "@/lib/admin/schemas";
+import { chainsHealth } from "@/lib/chains/chain-health";
+import { COIN_NAMES } from "@/lib/chains/coins";
+import { ACCOUNT_PATHS, deriveAddressForCoin, KEY_FAMILIES, type ChainNet, type KeyFamily } from "@/lib/chains/derive";
+import { defaultEnabledCoins } from "@/lib/chains/live-coins";
+import { invalidField } from "@/lib/http/errors";
+import { parseWith } from "@/lib/http/parse";
+
+/*
+ * The dashboard's Settings section (owners: `manage-settings`). Validation is the admin API's
+ * PatchBusinessSchema, saving is its `patchBusiness`: the same rules (the mode's coins, the
+ * keys against the nodes' networks) whichever way a setting changes. Wallet keys get a preview
+ * first: the first receiving addresses, to be checked against the merchant's own wallet.
+ */
+
+/** How many receiving addresses the preview derives (index 0 to 4 of the external chain). */
+export const PREVIEW_ADDRESSES = 5;
+
+/** The settings an owner may change here; the mode and the platform fee stay the operator's. */
+export const SettingsSchema = PatchBusinessSchema.pick({
+  name: true,
+  paymentLifetimeSeconds: true,
+  underpaymentTolerancePercent: true,
+  enabledCoins: true,
+  extendedPublicKeys: true,
+});
+export type SettingsInput = z.infer<typeof SettingsSchema>;
+
+export async function settingsOf(db: Db, userId: string, businessId: unknown) {
+  const { business } = await authorize(db, userId, businessId, "manage-settings");
+  const s = businessSettings(business);
+  return {
+    businessId: s.businessId,
+    mode: s.mode,
+    name: s.name,
+    paymentLifetimeSeconds: s.paymentLifetimeSeconds,
+    underpaymentTolerancePercent: s.underpaymentTolerancePercent,
+    enabledCoins: s.enabledCoins,
+    extendedPublicKeys: s.extendedPublicKeys,
+    /** Coins this mode can be paid in: every coin in test mode, the watched chains' in live mode. */
+    servableCoins: defaultEnabledCoins(s.mode),
+    allCoins: COIN_NAMES,
+    families: KEY_FAMILIES,
+  };
+}
+export type SettingsView = Awaited<ReturnType<typeof settingsOf>>;
+
+/**
+ * The network a family's addresses are encoded for: test businesses pay on the simulated chain
+ * and show mainnet encodings; live ones the network the chain's node serves, as the checkout
+ * derives them (lib/checkout/select.ts), mainnet while the node has not been asked yet or for a
+ * family without a node (TRON).
+ */
+async function networkFor(db: Db, business: Business, family: KeyFamily): Promise<ChainNet> {
+  if (business.mode === "test") return "main";
+  const health = await chainsHealth(db);
+  return health.find((h) => h.chain === family)?.network ?? "main";
+}
+
+const PreviewInput = z.strictObject({ family: z.enum(KEY_FAMILIES as [KeyFamily, ...KeyFamily[]]), key: z.string() });
+
+/**
+ * The first PREVIEW_ADDRESSES receiving addresses (path `<account key>/0/i`) of a key, after the
+ * checks saving makes: the schema's, then the key against the network it will be used on.
+ */
+export async function previewAddresses(db: Db, userId: string, businessId: unknown, input: unknown) {
+  const { business } = await authorize(db, userId, businessId, "manage-settings");
+  const { family, key } = parseWith(PreviewInput, input);
+  const field = `extendedPublicKeys.${family}`;
+  if (key.trim() === "") throw invalidField(field, "enter the account's extended public key first");
+  const keys = parseWith(SettingsSchema, { extendedPublicKeys: { [family]: key.trim() } }).extendedPublicKeys!;
+  const network = await networkFor(db, business, family);
+  const problem = keyProblem(family, keys[family]!, network);
+  if (problem) throw invalidField(field, problem);
+  const addresses = Array.from({ length: PREVIEW_ADDRESSES }, (_, index) => ({
+    index,
+    path: `${ACCOUNT_PATHS[family]}/0/${index}`,
+    address: deriveAddressForCoin(family, keys[family]!, index, network),
+  }));
+  return { family, key: keys[family]!, network, addresses };
+}
+
+/**
+ * Saves the settings. A changed wallet key must be confirmed (`confirmedKeys` names its family):
+ * the form sends that only after the merchant has seen the key's preview and ticked that the
+ * addresses match their wallet, so a key is never saved unchecked. Unchanged keys are left out of
+ * the patch, so a node that changed network does not block saving a name.
+ */
+export async function saveSettings(db: Db, userId: string, businessId: unknown, input: unknown, confirmedKeys: unknown = []) {
+  const { business } = await authorize(db, userId, businessId, "manage-settings");
+  const patch = parseWith(SettingsSchema, input);
+  const confirmed = new Set(Array.isArray(confirmedKeys) ? confirmedKeys.filter((f) => typeof f === "string") : []);
+  if (patch.extendedPublicKeys) {
+    const changed = Object.entries(patch.extendedPublicKeys).filter(([family, key]) => (key ?? "") !== (business.extendedPublicKeys[family] ?? ""));
+    for (const [family, key] of changed) {
+      if (key && !confirmed.has(family)) {
+        throw invalidField(`extendedPublicKeys.${family}`, "preview the addresses, check them against your wallet and confirm before saving");
+      }
+    }
+    patch.extendedPublicKeys = changed.length ? Object.fromEntries(changed) : undefined;
+  }
+  const saved = await patchBusiness(db, business.id, patch);
+  return { name: saved.name, extendedPublicKeys: saved.extendedPublicKeys };
+}
