@@ -64,6 +64,8 @@ export default defineConfig({
       ADMIN_TOKEN: E2E_ADMIN_TOKEN,
       // Live businesses' webhooks may go to the tests' receivers on 127.0.0.1 over http.
       WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
+      // Every spec signs in from 127.0.0.1: the per-address limit (5 a minute; tested in test/accounts) would refuse the run.
+      SIGN_IN_ATTEMPTS_PER_MINUTE: "1000",
       ...(litecoin ? { LITECOIN_RPC_URL: litecoin.url } : {}),
       // Market rates from the mock of Kraken, Coinbase and CoinGecko that globalSetup starts
       // (e2e/market-mock-env.ts); its default prices are the static table's, so amounts are too.

@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
-import { newBusiness, snap } from "./helpers";
+import { expectAccessible } from "./axe";
+import { createPayment, newBusiness, snap } from "./helpers";
 import { newUser, signIn, totp } from "./dashboard";
 
 /**
@@ -17,9 +18,9 @@ test("an owner signs in, turns on two-factor sign-in, signs out and back in with
   await expect(page).toHaveURL(/\/dashboard\/sign-in$/);
   await snap(page, "dashboard", "sign-in");
   await signIn(page, { email: owner.email, password: "not the password" });
-  await expect(page.getByRole("alert")).toHaveText("The email or password is incorrect.");
+  await expect(page.locator("#sign-in-error")).toHaveText("The email or password is incorrect.");
   await signIn(page, { email: `nobody-${Date.now()}@shop.example`, password: "not the password" });
-  await expect(page.getByRole("alert")).toHaveText("The email or password is incorrect.");
+  await expect(page.locator("#sign-in-error")).toHaveText("The email or password is incorrect.");
 
   await signIn(page, owner);
   await expect(page).toHaveURL(new RegExp(`/dashboard/${b.businessId}/payments`));
@@ -46,7 +47,7 @@ test("an owner signs in, turns on two-factor sign-in, signs out and back in with
   await expect(page.getByLabel("Code")).toBeVisible();
   await page.getByLabel("Code").fill("000000");
   await page.getByRole("button", { name: "Verify" }).click();
-  await expect(page.getByRole("alert")).toContainText("That code is not valid");
+  await expect(page.getByRole("alert").filter({ hasText: "That code is not valid" })).toBeVisible();
   await snap(page, "dashboard", "two-factor-code");
   await page.getByLabel("Code").fill(await totp(secret, { next: true }));
   await page.getByRole("button", { name: "Verify" }).click();
@@ -69,4 +70,22 @@ test("a user sees only their businesses: another merchant's id is a 404, and a v
   }
   const res = await page.goto(`/dashboard/${mine.businessId}/settings`);
   expect(res?.status()).toBe(404);
+});
+
+test("every dashboard page passes the accessibility audit", async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const b = await newBusiness(request, { name: "Audited shop" });
+  const payment = await createPayment(request, b, { currency: "USD", amount: 12, name: "Audited mug" });
+  const owner = await newUser(request, b.businessId, "owner");
+  await page.goto("/dashboard/sign-in");
+  await expectAccessible(page, "dashboard-sign-in");
+  await signIn(page, owner);
+  await expect(page).toHaveURL(new RegExp(`/dashboard/${b.businessId}/payments`));
+  for (const path of ["/payments", `/payments/${payment.id}`, "/developers", "/settings", "/members"]) {
+    await page.goto(`/dashboard/${b.businessId}${path}`);
+    await expect(page.getByRole("heading", { level: 1, name: "Audited shop" })).toBeVisible();
+    await expectAccessible(page, `dashboard${path.replace(/\//g, "-").replace(payment.id, "detail")}`);
+  }
+  await page.goto("/dashboard/security");
+  await expectAccessible(page, "dashboard-security");
 });

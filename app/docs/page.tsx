@@ -3,7 +3,7 @@ import Link from "next/link";
 import { MethodBadge, Operation, operationAnchor } from "@/components/docs/operation";
 import { HTTP_METHODS, type Json } from "@/components/docs/schema";
 import { Authentication, Errors, Schemas, h2 } from "@/components/docs/sections";
-import { Code, Text } from "@/components/docs/text";
+import { Code, link, Text } from "@/components/docs/text";
 import { openApiDocument } from "@/lib/openapi/document";
 
 export const metadata: Metadata = { title: "API reference · Crypto payments" };
@@ -28,7 +28,8 @@ function operationsByTag(doc: Json): [string, Json | undefined, Op[]][] {
   return [...groups].map(([name, ops]) => [name, tags.find((t) => t.name === name), ops]);
 }
 
-const link = "text-blue-700 hover:underline";
+/** The contents: a list of links only, told apart from the page by their place (underlined on hover). */
+const navLink = "text-blue-700 hover:underline";
 
 export default async function DocsPage() {
   const doc = openApiDocument() as Json;
@@ -37,15 +38,15 @@ export default async function DocsPage() {
   return (
     <div className="mx-auto max-w-6xl px-6 py-10 lg:grid lg:grid-cols-[14rem_1fr] lg:gap-10">
       <nav aria-label="Contents" className="mb-8 text-sm lg:sticky lg:top-6 lg:mb-0 lg:max-h-[calc(100vh-3rem)] lg:self-start lg:overflow-y-auto">
-        <Link href="/" className={link}>
+        <Link href="/" className={navLink}>
           ← Home
         </Link>
         <ul className="mt-4 space-y-1">
-          <li><a href="#overview" className={link}>Overview</a></li>
-          <li><a href="#authentication" className={link}>Authentication</a></li>
+          <li><a href="#overview" className={navLink}>Overview</a></li>
+          <li><a href="#authentication" className={navLink}>Authentication</a></li>
           {groups.map(([tag, , ops]) => (
             <li key={tag}>
-              <a href={`#tag-${tag}`} className={link}>{tag}</a>
+              <a href={`#tag-${tag}`} className={navLink}>{tag}</a>
               <ul className="mt-1 mb-2 space-y-1 pl-3">
                 {ops.map(({ path, method, op }) => (
                   <li key={`${method} ${path}`}>
@@ -57,8 +58,8 @@ export default async function DocsPage() {
               </ul>
             </li>
           ))}
-          <li><a href="#errors" className={link}>Errors</a></li>
-          <li><a href="#schemas" className={link}>Schemas</a></li>
+          <li><a href="#errors" className={navLink}>Errors</a></li>
+          <li><a href="#schemas" className={navLink}>Schemas</a></li>
         </ul>
       </nav>
 

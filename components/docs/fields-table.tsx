@@ -1,4 +1,5 @@
 import { constraints, fieldRows, resolve, type Json } from "./schema";
+import { ScrollRegion } from "./scroll-region";
 import { Code, Text, TypeLabel } from "./text";
 
 export const th = "border-b border-slate-200 px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-500";
@@ -26,13 +27,16 @@ export function RequiredBadge({ required }: { required: boolean }) {
   );
 }
 
-/** The fields of an object schema: name, type, required, constraints and description. */
-export function FieldsTable({ doc, schema }: { doc: Json; schema: Json }) {
+/**
+ * The fields of an object schema: name, type, required, constraints and description. `label`
+ * names the table's scroll container for assistive technology ("Fields of Payment").
+ */
+export function FieldsTable({ doc, schema, label }: { doc: Json; schema: Json; label: string }) {
   const rows = fieldRows(doc, schema);
   const resolved = resolve(doc, schema);
   if (!rows.length) return <p className="text-sm text-slate-600">No fields.</p>;
   return (
-    <div className="overflow-x-auto">
+    <ScrollRegion label={label}>
       <table className="w-full border-collapse text-sm">
         <thead>
           <tr>
@@ -65,6 +69,6 @@ export function FieldsTable({ doc, schema }: { doc: Json; schema: Json }) {
       {resolved.additionalProperties === false && (
         <p className="mt-2 text-xs text-slate-500">Other fields are not allowed.</p>
       )}
-    </div>
+    </ScrollRegion>
   );
 }

@@ -1,6 +1,7 @@
 import { Constraints, FieldsTable, RequiredBadge, td, th } from "./fields-table";
 import { refName, resolve, type Json } from "./schema";
-import { Code, Text, TypeLabel } from "./text";
+import { ScrollRegion, scrollFocus } from "./scroll-region";
+import { Code, link, Text, TypeLabel } from "./text";
 
 const METHOD_COLOURS: Record<string, string> = {
   get: "bg-emerald-100 text-emerald-800",
@@ -21,9 +22,9 @@ export function MethodBadge({ method }: { method: string }) {
 export const operationAnchor = (op: Json, method: string, path: string) =>
   `op-${op.operationId ?? `${method}-${path.replace(/[^A-Za-z0-9]+/g, "-")}`}`;
 
-function Parameters({ doc, params }: { doc: Json; params: Json[] }) {
+function Parameters({ doc, params, name }: { doc: Json; params: Json[]; name: string }) {
   return (
-    <div className="overflow-x-auto">
+    <ScrollRegion label={`Parameters of ${name}`}>
       <table className="w-full border-collapse text-sm">
         <thead>
           <tr>
@@ -68,17 +69,17 @@ function Parameters({ doc, params }: { doc: Json; params: Json[] }) {
           })}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }
 
 /** A parameter example as it is sent: arrays repeat the parameter, so they read `A, B`. */
 const exampleText = (v: unknown) => (Array.isArray(v) ? v.map((x) => String(x)).join(", ") : typeof v === "string" ? v : JSON.stringify(v));
 
-const pre = "mt-1 overflow-x-auto rounded-lg bg-slate-900 p-3 font-mono text-xs text-slate-100";
+const pre = `mt-1 overflow-x-auto rounded-lg bg-slate-900 p-3 font-mono text-xs text-slate-100 ${scrollFocus}`;
 
-/** The media type's `example`, or each of its named `examples` with its summary. */
-function BodyExamples({ media }: { media: Json | undefined }) {
+/** The media type's `example`, or each of its named `examples` with its summary; each scrolls sideways, so it is a focusable region. */
+function BodyExamples({ media, opName }: { media: Json | undefined; opName: string }) {
   const named: [string, Json][] = Object.entries(media?.examples ?? {});
   if (media?.example !== undefined) named.unshift(["example", { value: media.example }]);
   if (!named.length) return null;
@@ -87,14 +88,16 @@ function BodyExamples({ media }: { media: Json | undefined }) {
       {named.map(([name, ex]) => (
         <div key={name}>
           <p className="text-xs font-semibold text-slate-600">{ex.summary ?? "Example"}</p>
-          <pre className={pre}>{JSON.stringify(ex.value, null, 2)}</pre>
+          <pre className={pre} role="region" tabIndex={0} aria-label={`${ex.summary ?? "Example"}: request body of ${opName}`}>
+            {JSON.stringify(ex.value, null, 2)}
+          </pre>
         </div>
       ))}
     </div>
   );
 }
 
-function RequestBody({ doc, body }: { doc: Json; body: Json }) {
+function RequestBody({ doc, body, opName }: { doc: Json; body: Json; opName: string }) {
   const types = Object.keys(body.content ?? {});
   const media: Json | undefined = body.content?.[types[0]];
   const schema: Json = media?.schema ?? {};
@@ -119,7 +122,7 @@ function RequestBody({ doc, body }: { doc: Json; body: Json }) {
         </p>
       )}
       {resolved.properties || !variants.length ? (
-        <FieldsTable doc={doc} schema={schema} />
+        <FieldsTable doc={doc} schema={schema} label={`Request body fields of ${opName}`} />
       ) : (
         <div className="space-y-3">
           {variants.map((v, i) => (
@@ -133,12 +136,12 @@ function RequestBody({ doc, body }: { doc: Json; body: Json }) {
                   </span>
                 )}
               </p>
-              <FieldsTable doc={doc} schema={v} />
+              <FieldsTable doc={doc} schema={v} label={`${v.title ?? `Variant ${i + 1}`}: request body fields of ${opName}`} />
             </div>
           ))}
         </div>
       )}
-      <BodyExamples media={media} />
+      <BodyExamples media={media} opName={opName} />
     </div>
   );
 }
@@ -158,9 +161,9 @@ function ResponseBody({ doc, schema }: { doc: Json; schema: Json }) {
   return <TypeLabel schema={schema} />;
 }
 
-function Responses({ doc, responses }: { doc: Json; responses: Json }) {
+function Responses({ doc, responses, name }: { doc: Json; responses: Json; name: string }) {
   return (
-    <div className="overflow-x-auto">
+    <ScrollRegion label={`Responses of ${name}`}>
       <table className="w-full border-collapse text-sm">
         <thead>
           <tr>
@@ -194,7 +197,7 @@ function Responses({ doc, responses }: { doc: Json; responses: Json }) {
           })}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }
 
@@ -205,7 +208,7 @@ function Security({ doc, security }: { doc: Json; security: Json[] | undefined }
     <p className="text-sm text-slate-600">
       Authentication:{" "}
       {names.map((n) => (
-        <a key={n} href="#authentication" className="text-blue-700 hover:underline">
+        <a key={n} href="#authentication" className={link}>
           <Code>{n}</Code> ({doc.components?.securitySchemes?.[n]?.scheme ?? "?"})
         </a>
       ))}
@@ -215,8 +218,12 @@ function Security({ doc, security }: { doc: Json; security: Json[] | undefined }
 
 const heading = "mt-5 mb-2 text-sm font-semibold text-slate-800";
 
+/** How an operation is named in its tables' labels: its summary, or its method and path. */
+const operationName = (op: Json, method: string, path: string): string => op.summary ?? `${method.toUpperCase()} ${path}`;
+
 export function Operation({ doc, path, method, op }: { doc: Json; path: string; method: string; op: Json }) {
   const params: Json[] = op.parameters ?? [];
+  const name = operationName(op, method, path);
   return (
     <article id={operationAnchor(op, method, path)} className="scroll-mt-4 rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
       <h3 className="flex flex-wrap items-center gap-3">
@@ -233,17 +240,17 @@ export function Operation({ doc, path, method, op }: { doc: Json; path: string; 
       {params.length > 0 && (
         <>
           <h4 className={heading}>Parameters</h4>
-          <Parameters doc={doc} params={params} />
+          <Parameters doc={doc} params={params} name={name} />
         </>
       )}
       {op.requestBody && (
         <>
           <h4 className={heading}>Request body</h4>
-          <RequestBody doc={doc} body={resolve(doc, op.requestBody)} />
+          <RequestBody doc={doc} body={resolve(doc, op.requestBody)} opName={name} />
         </>
       )}
       <h4 className={heading}>Responses</h4>
-      <Responses doc={doc} responses={op.responses ?? {}} />
+      <Responses doc={doc} responses={op.responses ?? {}} name={name} />
     </article>
   );
 }

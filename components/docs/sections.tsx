@@ -2,7 +2,8 @@ import { PROBLEM_TYPES } from "@/lib/http/errors";
 import { PROBLEM_CODES, PROBLEM_DOCS, problemTypeUri } from "@/lib/openapi/problems";
 import { Constraints, FieldsTable } from "./fields-table";
 import type { Json } from "./schema";
-import { Code, Text, TypeLabel } from "./text";
+import { scrollFocus } from "./scroll-region";
+import { Code, link, Text, TypeLabel } from "./text";
 
 export const h2 = "scroll-mt-4 text-2xl font-semibold";
 const card = "rounded-lg border border-slate-200 bg-white p-5 shadow-sm";
@@ -14,9 +15,9 @@ export function Authentication({ doc }: { doc: Json }) {
       <h2 className={h2}>Authentication</h2>
       <p className="text-sm text-slate-700">
         Every request carries a bearer token in the <Code>Authorization</Code> header. A missing, malformed, wrongly
-        signed, expired or revoked token gets <a href="#problem-unauthorized" className="text-blue-700 hover:underline">401</a>;
+        signed, expired or revoked token gets <a href="#problem-unauthorized" className={link}>401</a>;
         a valid API key without permission for the business in the path gets{" "}
-        <a href="#problem-forbidden" className="text-blue-700 hover:underline">403</a>. Keep keys on your server: never put
+        <a href="#problem-forbidden" className={link}>403</a>. Keep keys on your server: never put
         them in browser or mobile code.
       </p>
       <div className="grid gap-4 md:grid-cols-2">
@@ -33,7 +34,12 @@ export function Authentication({ doc }: { doc: Json }) {
           </div>
         ))}
       </div>
-      <pre className="overflow-x-auto rounded-lg bg-slate-900 p-4 font-mono text-xs text-slate-100">
+      <pre
+        role="region"
+        tabIndex={0}
+        aria-label="Example request with an API key"
+        className={`overflow-x-auto rounded-lg bg-slate-900 p-4 font-mono text-xs text-slate-100 ${scrollFocus}`}
+      >
         {`curl -X POST "${doc.servers?.[0]?.url ?? ""}/v1/businesses/$BUSINESS_ID/payments" \\
   -H "Authorization: Bearer $API_KEY" \\
   -H "Content-Type: application/json" \\
@@ -49,14 +55,14 @@ export function Errors({ doc }: { doc: Json }) {
     <section id="errors" className="space-y-4">
       <h2 className={h2}>Errors</h2>
       <p className="text-sm text-slate-700">
-        Errors are RFC 7807 <a href="#schema-ProblemDetails" className="text-blue-700 hover:underline">ProblemDetails</a>,
+        Errors are RFC 7807 <a href="#schema-ProblemDetails" className={link}>ProblemDetails</a>,
         sent as <Code>application/problem+json</Code> unless <Code>Accept</Code> names <Code>application/json</Code>,{" "}
         <Code>text/json</Code> or <Code>text/plain</Code>. Their <Code>type</Code> links to one of the entries below;{" "}
         <Code>errors</Code> maps every invalid field to its messages.
       </p>
       {problem && (
         <div className={card}>
-          <FieldsTable doc={doc} schema={problem} />
+          <FieldsTable doc={doc} schema={problem} label="Fields of ProblemDetails" />
         </div>
       )}
       <div className="space-y-3">
@@ -77,7 +83,7 @@ export function Errors({ doc }: { doc: Json }) {
   );
 }
 
-function SchemaBody({ doc, schema }: { doc: Json; schema: Json }) {
+function SchemaBody({ doc, schema, name }: { doc: Json; schema: Json; name: string }) {
   if (Array.isArray(schema.enum)) {
     return (
       <ul className="flex flex-wrap gap-1.5">
@@ -89,7 +95,7 @@ function SchemaBody({ doc, schema }: { doc: Json; schema: Json }) {
       </ul>
     );
   }
-  if (schema.properties) return <FieldsTable doc={doc} schema={schema} />;
+  if (schema.properties) return <FieldsTable doc={doc} schema={schema} label={`Fields of ${name}`} />;
   return (
     <div className="text-sm">
       Type: <TypeLabel schema={schema} />
@@ -113,7 +119,7 @@ export function Schemas({ doc }: { doc: Json }) {
             </p>
           )}
           <div className="mt-2">
-            <SchemaBody doc={doc} schema={schema} />
+            <SchemaBody doc={doc} schema={schema} name={name} />
           </div>
         </div>
       ))}

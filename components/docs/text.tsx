@@ -4,6 +4,12 @@ import { isShortEnum, refName, type Json } from "./schema";
 
 const codeClass = "rounded bg-slate-100 px-1 py-0.5 font-mono text-[0.85em] text-slate-800";
 
+/**
+ * A link in running text: blue and underlined, so it is told from the text around it by more
+ * than colour (WCAG 1.4.1); a thicker underline on hover.
+ */
+export const link = "text-blue-700 underline underline-offset-2 hover:decoration-2";
+
 export function Code({ children }: { children: ReactNode }) {
   return <code className={codeClass}>{children}</code>;
 }
@@ -29,7 +35,7 @@ export function Text({ text }: { text?: string }) {
         if (i % 2 === 0) return <Lines key={i} text={part} />;
         if (problemCodes.has(part)) {
           return (
-            <a key={i} href={`#problem-${part}`} className="text-blue-700 hover:underline">
+            <a key={i} href={`#problem-${part}`} className={link}>
               <Code>{part}</Code>
             </a>
           );
@@ -42,7 +48,7 @@ export function Text({ text }: { text?: string }) {
 
 export function SchemaLink({ name }: { name: string }) {
   return (
-    <a href={`#schema-${name}`} className="font-mono text-blue-700 hover:underline">
+    <a href={`#schema-${name}`} className={`font-mono ${link}`}>
       {name}
     </a>
   );

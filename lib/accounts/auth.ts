@@ -22,8 +22,9 @@ import { config, type Config } from "@/lib/config";
  */
 
 export const SESSION_HOURS = 12;
-/** Sign-in attempts per client address per minute; beyond, 429 with Retry-After. */
-export const SIGN_IN_ATTEMPTS_PER_MINUTE = 5;
+/** Password length in characters (code points); Better Auth counts UTF-16 units, so its ceiling is four times ours. */
+export const PASSWORD_MIN = 10;
+export const PASSWORD_MAX = 128;
 
 /** The auth secret, derived from API_KEY_SECRET so no further secret needs managing. */
 function authSecret(cfg: Config): string {
@@ -31,6 +32,8 @@ function authSecret(cfg: Config): string {
 }
 
 export function createAuth(db: Db, cfg: Config = config()) {
+  // Sign-in attempts per client address per minute (SIGN_IN_ATTEMPTS_PER_MINUTE, 5); beyond, 429 with Retry-After.
+  const attempts = { window: 60, max: cfg.signInAttemptsPerMinute };
   return betterAuth({
     appName: "cryptopay",
     baseURL: cfg.publicBaseUrl,
@@ -41,7 +44,7 @@ export function createAuth(db: Db, cfg: Config = config()) {
       provider: "pg",
       schema: { user: users, session: sessions, account: accounts, verification: verifications, twoFactor: twoFactors, rateLimit: authRateLimits },
     }),
-    emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: 10, maxPasswordLength: 128 },
+    emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: PASSWORD_MIN, maxPasswordLength: PASSWORD_MAX * 4 },
     session: { expiresIn: SESSION_HOURS * 3600, updateAge: 3600 },
     rateLimit: {
       enabled: true,
@@ -49,9 +52,9 @@ export function createAuth(db: Db, cfg: Config = config()) {
       window: 60,
       max: 100,
       customRules: {
-        "/sign-in/email": { window: 60, max: SIGN_IN_ATTEMPTS_PER_MINUTE },
-        "/two-factor/verify-totp": { window: 60, max: SIGN_IN_ATTEMPTS_PER_MINUTE },
-        "/two-factor/verify-backup-code": { window: 60, max: SIGN_IN_ATTEMPTS_PER_MINUTE },
+        "/sign-in/email": attempts,
+        "/two-factor/verify-totp": attempts,
+        "/two-factor/verify-backup-code": attempts,
       },
     },
     // disableOriginCheck: false keeps the Origin check on under NODE_ENV=test too (Better Auth skips it there by default).

@@ -5,7 +5,7 @@ import { addMember, findUserByEmail } from "@/db/queries/members";
 import type { MemberRole } from "@/db/schema/accounts";
 import { inTransaction } from "@/db/transaction";
 import { invalidField } from "@/lib/http/errors";
-import { createAuth } from "./auth";
+import { createAuth, PASSWORD_MAX, PASSWORD_MIN } from "./auth";
 
 export type NewUser = { email: string; name?: string; password?: string; businessId: number; role: MemberRole };
 
@@ -30,12 +30,10 @@ export async function createUser(db: Db, input: NewUser) {
   }
   const password = input.password ?? generatePassword();
   const ctx = await createAuth(db).$context;
-  if (password.length < ctx.password.config.minPasswordLength) {
-    throw invalidField("password", `must be at least ${ctx.password.config.minPasswordLength} characters`);
-  }
-  if (password.length > ctx.password.config.maxPasswordLength) {
-    throw invalidField("password", `must be at most ${ctx.password.config.maxPasswordLength} characters`);
-  }
+  // Counted in code points (an emoji is one character), as the admin API documents.
+  const chars = [...password].length;
+  if (chars < PASSWORD_MIN) throw invalidField("password", `must be at least ${PASSWORD_MIN} characters`);
+  if (chars > PASSWORD_MAX) throw invalidField("password", `must be at most ${PASSWORD_MAX} characters`);
   const hash = await ctx.password.hash(password);
   return inTransaction(db, async (tx) => {
     const txCtx = await createAuth(tx).$context;

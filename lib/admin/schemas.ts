@@ -199,7 +199,13 @@ export const CreateUserSchema = z
   .strictObject({
     email: z.email("must be an email address such as owner@shop.example").max(254),
     name: z.string().trim().min(1).max(200).optional(),
-    password: z.string().min(10, "must be at least 10 characters").max(128, "must be at most 128 characters").optional(),
+    // Characters are counted as code points, as the document's minLength/maxLength are (an emoji is one).
+    password: z
+      .string()
+      .refine((p) => [...p].length >= 10, "must be at least 10 characters")
+      .refine((p) => [...p].length <= 128, "must be at most 128 characters")
+      .meta({ minLength: 10, maxLength: 128 })
+      .optional(),
     businessId: z.number().int().positive(),
     role: z.enum(["owner", "developer", "viewer"]).default("owner"),
   })

@@ -54,6 +54,8 @@ const envSchema = z.object({
   WEBHOOK_ALLOW_PRIVATE_TARGETS: optionalString(z.string().trim().refine((v) => devFlag(v) !== undefined, "must be 1, 0, true or false")),
   LATE_PAYMENT_WINDOW: optionalString(z.string().trim().regex(DURATION, "must be a duration such as 7d, 12h, 30m or 3600 (seconds)")).default("7d"),
   ...RATES_ENV,
+  // Dashboard sign-in attempts (and second-step codes) per client address per minute.
+  SIGN_IN_ATTEMPTS_PER_MINUTE: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(1).max(10_000).default(5)),
 });
 
 
@@ -144,6 +146,8 @@ export type Config = {
    * merchant server sits on the same private network. Off by default (D7's SSRF guard).
    */
   webhookPrivateTargets: boolean;
+  /** Dashboard sign-in attempts (and second-step codes) allowed per client address per minute. */
+  signInAttemptsPerMinute: number;
   /** Exchange rates: a pinned RATES_FILE, market providers, or the static table for test businesses (lib/config/rates.ts). */
   rates: RatesConfig;
   /** Production deployments never generate secrets. */
@@ -236,6 +240,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     webhookPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS !== undefined && devFlag(e.WEBHOOK_ALLOW_PRIVATE_TARGETS) === true,
     rates: rates.config,
+    signInAttemptsPerMinute: e.SIGN_IN_ATTEMPTS_PER_MINUTE,
     production,
     generated: { adminToken: generatedAdmin },
   };

@@ -144,6 +144,15 @@ export const CROSS_FIELD_RULES: CrossFieldRule[] = [
     },
   },
   {
+    operationId: "adminCreateUser",
+    rule: "businessId: an existing business",
+    fields: /^businessId$/,
+    satisfy: (d, fx) => {
+      const b = body(d);
+      if (b && "businessId" in b) b.businessId = fx.sandbox.businessId;
+    },
+  },
+  {
     operationId: "adminCreateApiKey",
     rule: "businessIds: this business and/or its sub-businesses",
     fields: /^businessIds(\[\d+\])?$/,

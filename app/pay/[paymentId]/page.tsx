@@ -87,7 +87,7 @@ export default async function CheckoutPage({ params }: Props) {
           />
         ) : null}
 
-        <p className="text-center text-xs text-slate-400">
+        <p className="text-center text-xs text-slate-500">
           Payment reference <span className="font-mono break-all">{view.id}</span>
         </p>
       </div>
