@@ -1,3 +1,4 @@
+import type { PaymentFilter } from "@/db/queries/payment-filter";
 import type { Db } from "@/db/client";
 import { listPayments as queryPayments } from "@/db/queries/payments-list";
 import { findPaymentDetails, loadPaymentDetails } from "@/db/queries/payments-read";
@@ -53,6 +54,23 @@ export type PaymentListPage = {
 };
 
 /**
+ * The list query's filter as the database reads it: the list, and the dashboard's CSV export and
+ * chart, narrow by this one mapping.
+ */
+export function paymentFilterOf(q: ListPaymentsQuery): PaymentFilter {
+  return {
+    fromTime: q.fromTime ? new Date(q.fromTime) : undefined,
+    toTime: q.toTime ? new Date(q.toTime) : undefined,
+    statuses: q.statuses,
+    coins: q.cryptoCoins,
+    fromAmount: q.fromAmount !== undefined ? decimalOf(q.fromAmount).toFixed() : undefined,
+    toAmount: q.toAmount !== undefined ? decimalOf(q.toAmount).toFixed() : undefined,
+    search: q.searchString,
+    onBehalfOfBusinessId: q.onBehalfOfBusinessId,
+  };
+}
+
+/**
  * A list page in two statements: the page's ids (with the count, when one is taken), then those
  * payments' records by id (a named statement with a kept plan).
  */
@@ -60,16 +78,7 @@ export async function listPayments(db: Db, business: Business, q: ListPaymentsQu
   const { ids, total } = await queryPayments(
     db,
     business,
-    {
-      fromTime: q.fromTime ? new Date(q.fromTime) : undefined,
-      toTime: q.toTime ? new Date(q.toTime) : undefined,
-      statuses: q.statuses,
-      coins: q.cryptoCoins,
-      fromAmount: q.fromAmount !== undefined ? decimalOf(q.fromAmount).toFixed() : undefined,
-      toAmount: q.toAmount !== undefined ? decimalOf(q.toAmount).toFixed() : undefined,
-      search: q.searchString,
-      onBehalfOfBusinessId: q.onBehalfOfBusinessId,
-    },
+    paymentFilterOf(q),
     { number: q.PageNumber, size: q.PageSize },
   );
   return {

