@@ -4,7 +4,7 @@ import { getDb } from "@/db/client";
 import type { MemberRole } from "@/db/schema/accounts";
 import type { Business } from "@/db/schema";
 import { getAuth } from "./auth";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError, plainFieldErrors } from "@/lib/http/errors";
 import { authorize } from "./authorize";
 import type { Permission } from "./roles";
 
@@ -59,8 +59,7 @@ export async function asUser<T>(work: (user: DashboardUser) => Promise<T>): Prom
   try {
     return { ok: true, data: await work(user) };
   } catch (e) {
-    // Field errors are kept in prototype-less maps (lib/http/errors.ts), which React will not pass to the browser: copy them.
-    if (e instanceof ApiError) return { ok: false, error: e.detail, fieldErrors: e.fieldErrors && { ...e.fieldErrors }, status: e.status };
+    if (e instanceof ApiError) return { ok: false, error: e.detail, fieldErrors: plainFieldErrors(e.fieldErrors), status: e.status };
     console.error("[dashboard] action failed", e);
     return { ok: false, error: "Something went wrong on our side. Please try again.", status: 500 };
   }

@@ -9,6 +9,14 @@ export function newFieldErrors(): FieldErrors {
   return Object.create(null) as FieldErrors;
 }
 
+/**
+ * Field errors as a plain object, for a server action's result: React refuses to send an object
+ * without a prototype back to the browser, so a form would get a server error instead of its messages.
+ */
+export function plainFieldErrors(errors: FieldErrors | undefined): Record<string, string[]> | undefined {
+  return errors ? Object.fromEntries(Object.entries(errors)) : undefined;
+}
+
 export function addFieldError(errors: FieldErrors, field: string, message: string): void {
   (errors[field] ??= []).push(message);
 }

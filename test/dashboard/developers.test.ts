@@ -14,7 +14,7 @@ import {
   sendTestEvent,
   setWebhookUrl,
 } from "@/lib/dashboard/developers";
-import { plainFieldErrors } from "@/lib/dashboard/run-action";
+import { plainFieldErrors } from "@/lib/http/errors";
 import { TEST_EVENT_TYPE } from "@/lib/webhooks/test-event";
 import { adminToken, createPayment, json, paymentsPath, request } from "../helpers";
 import { drain, oneWebhookFileAtATime, receivers, verifyHit } from "../webhooks/support";

@@ -3,8 +3,7 @@
 import { getDb } from "@/db/client";
 import type { ActionResult } from "@/lib/accounts/session";
 import { acceptInvite } from "@/lib/dashboard/invites";
-import { plainFieldErrors } from "@/lib/dashboard/run-action";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError, plainFieldErrors } from "@/lib/http/errors";
 
 /**
  * Accepts an invitation (no session: the link's token is the credential). Errors reach the

@@ -2,8 +2,7 @@
 
 import { refresh } from "next/cache";
 import { getDb } from "@/db/client";
-import type { ActionResult, DashboardUser } from "@/lib/accounts/session";
-import { runAction } from "@/lib/dashboard/run-action";
+import { asUser, type ActionResult, type DashboardUser } from "@/lib/accounts/session";
 import { wireBackground } from "@/lib/background/driver";
 import * as developers from "@/lib/dashboard/developers";
 
@@ -14,7 +13,7 @@ import * as developers from "@/lib/dashboard/developers";
  */
 
 async function change<T>(work: (user: DashboardUser) => Promise<T>): Promise<ActionResult<T>> {
-  const result = await runAction(work);
+  const result = await asUser(work);
   if (result.ok) refresh(); // the page's lists show the change
   return result;
 }
@@ -32,11 +31,11 @@ export async function setWebhookUrlAction(businessId: number, url: string) {
 }
 
 export async function revealSecretAction(businessId: number) {
-  return runAction(async (u) => developers.revealWebhookSecret(await getDb(), u.id, businessId));
+  return asUser(async (u) => developers.revealWebhookSecret(await getDb(), u.id, businessId));
 }
 
 export async function rotateSecretAction(businessId: number) {
-  return runAction(async (u) => developers.rotateSecret(await getDb(), u.id, businessId));
+  return asUser(async (u) => developers.rotateSecret(await getDb(), u.id, businessId));
 }
 
 export async function sendTestEventAction(businessId: number) {
@@ -46,5 +45,5 @@ export async function sendTestEventAction(businessId: number) {
 
 /** One delivery, for following a test event until its first attempt is recorded. */
 export async function deliveryAction(businessId: number, deliveryId: number) {
-  return runAction(async (u) => developers.deliveryDetail(await getDb(), u.id, businessId, deliveryId));
+  return asUser(async (u) => developers.deliveryDetail(await getDb(), u.id, businessId, deliveryId));
 }

@@ -2,15 +2,14 @@
 
 import { refresh } from "next/cache";
 import { getDb } from "@/db/client";
-import type { ActionResult, DashboardUser } from "@/lib/accounts/session";
-import { runAction } from "@/lib/dashboard/run-action";
+import { asUser, type ActionResult, type DashboardUser } from "@/lib/accounts/session";
 import { createInvite, revokeInvite } from "@/lib/dashboard/invites";
 import { changeMemberRole, removeMember } from "@/lib/dashboard/members";
 
 /* The Members page's server actions: thin shells over lib/dashboard/members.ts and invites.ts, which authorize and validate. */
 
 async function change<T>(work: (user: DashboardUser) => Promise<T>): Promise<ActionResult<T>> {
-  const result = await runAction(work);
+  const result = await asUser(work);
   if (result.ok) refresh();
   return result;
 }

@@ -1,18 +1,18 @@
 "use server";
 
+import { asUser } from "@/lib/accounts/session";
 import { refresh } from "next/cache";
 import { getDb } from "@/db/client";
-import { runAction } from "@/lib/dashboard/run-action";
 import * as settings from "@/lib/dashboard/settings";
 
 /* The Settings page's server actions: thin shells over lib/dashboard/settings.ts, which authorizes and validates. */
 
 export async function previewAddressesAction(businessId: number, input: { family: string; key: string }) {
-  return runAction(async (u) => settings.previewAddresses(await getDb(), u.id, businessId, input));
+  return asUser(async (u) => settings.previewAddresses(await getDb(), u.id, businessId, input));
 }
 
 export async function saveSettingsAction(businessId: number, input: unknown, confirmedKeys: string[]) {
-  const result = await runAction(async (u) => settings.saveSettings(await getDb(), u.id, businessId, input, confirmedKeys));
+  const result = await asUser(async (u) => settings.saveSettings(await getDb(), u.id, businessId, input, confirmedKeys));
   if (result.ok) refresh(); // the header shows the business's name
   return result;
 }
