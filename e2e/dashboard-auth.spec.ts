@@ -54,6 +54,26 @@ test("an owner signs in, turns on two-factor sign-in, signs out and back in with
   await expect(page).toHaveURL(new RegExp(`/dashboard/${b.businessId}/payments`));
 });
 
+test("repeated wrong passwords lock an email address's sign-in, alike for a user and for nobody", async ({ page, request, baseURL }) => {
+  const b = await newBusiness(request, { name: "Lockout shop" });
+  const owner = await newUser(request, b.businessId, "owner");
+  const nobody = `nobody-${Date.now()}@shop.example`;
+  // The guesses go straight to the sign-in endpoint, as a script would; the last try is a person's, on the page.
+  for (const email of [owner.email, nobody]) {
+    for (let i = 0; i < 10; i++) {
+      const res = await request.post("/api/auth/sign-in/email", { headers: { origin: baseURL! }, data: { email, password: `guess number ${i}` } });
+      expect(res.status()).toBe(401);
+    }
+  }
+  const locked = "Too many failed sign-ins with this email address. Sign-in for it is locked; try again in 15 minutes.";
+  await signIn(page, owner);
+  await expect(page.locator("#sign-in-error")).toHaveText(locked);
+  await snap(page, "dashboard", "sign-in-locked");
+  await signIn(page, { email: nobody, password: "another guess" });
+  await expect(page.locator("#sign-in-error")).toHaveText(locked);
+  await expect(page).toHaveURL(/\/dashboard\/sign-in$/);
+});
+
 test("a user sees only their businesses: another merchant's id is a 404, and a viewer has no settings", async ({ page, request }) => {
   const mine = await newBusiness(request, { name: "Mine" });
   const theirs = await newBusiness(request, { name: "Theirs" });

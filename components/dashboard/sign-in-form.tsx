@@ -3,6 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { authClient } from "@/lib/accounts/client";
+import { LOCKED_CODE } from "@/lib/accounts/lockout-code";
 
 type Step = "password" | "code";
 
@@ -28,6 +29,8 @@ export function SignInForm() {
       { onError: (ctx) => void (retryAfter = ctx.response.headers.get("x-retry-after")) },
     );
     setBusy(false);
+    // A locked address gets the server's words (the same whether or not the address has a user).
+    if (error?.code === LOCKED_CODE && error.message) return setError(error.message);
     if (error) return setError(message(error.status, retryAfter, "The email or password is incorrect."));
     if (data && "twoFactorRedirect" in data && data.twoFactorRedirect) return setStep("code");
     router.push("/dashboard");

@@ -89,6 +89,17 @@ export const authRateLimits = pgTable("auth_rate_limits", {
   lastRequest: bigint("last_request", { mode: "number" }).notNull(),
 });
 
+/**
+ * Failed sign-ins per email address (lowercased), whether or not a user has it, so a lockout
+ * answers alike for both. `failures` counts within the window opened at `windowStartedAt`.
+ */
+export const signInLockouts = pgTable("sign_in_lockouts", {
+  email: text("email").primaryKey(),
+  failures: integer("failures").notNull(),
+  windowStartedAt: at("window_started_at").notNull(),
+  lockedUntil: at("locked_until"),
+});
+
 export const MEMBER_ROLES = ["owner", "developer", "viewer"] as const;
 export type MemberRole = (typeof MEMBER_ROLES)[number];
 

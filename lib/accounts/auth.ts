@@ -6,6 +6,7 @@ import { twoFactor } from "better-auth/plugins/two-factor";
 import { getDb, type Db } from "@/db/client";
 import { accounts, authRateLimits, sessions, twoFactors, users, verifications } from "@/db/schema/accounts";
 import { config, type Config } from "@/lib/config";
+import { signInLockoutHooks } from "./sign-in-lockout";
 
 /*
  * Dashboard accounts through Better Auth (a library, not hand-written sessions or hashing):
@@ -14,7 +15,9 @@ import { config, type Config } from "@/lib/config";
  * - sessions are database rows; the cookie is HttpOnly, SameSite=Lax, Secure in production;
  *   a session lasts SESSION_HOURS and is renewed on use at most hourly;
  * - sign-in is rate-limited per client address in the database (shared by all instances), and
- *   a wrong email and a wrong password get the same answer;
+ *   a wrong email and a wrong password get the same answer; repeated wrong passwords for one
+ *   email address lock its sign-in for a while, alike whether or not a user has it
+ *   (lib/accounts/sign-in-lockout.ts);
  * - TOTP two-factor for users who enable it (the secret is stored encrypted; repeated wrong
  *   codes lock the second step for a while);
  * - CSRF: state-changing requests must come from the service's own origin (Better Auth checks
@@ -60,6 +63,7 @@ export function createAuth(db: Db, cfg: Config = config()) {
     // disableOriginCheck: false keeps the Origin check on under NODE_ENV=test too (Better Auth skips it there by default).
     advanced: { useSecureCookies: cfg.production, cookiePrefix: "cryptopay", disableOriginCheck: false },
     telemetry: { enabled: false },
+    hooks: signInLockoutHooks(db, cfg),
     plugins: [twoFactor({ issuer: "cryptopay" }), nextCookies()],
   });
 }

@@ -56,6 +56,9 @@ const envSchema = z.object({
   ...RATES_ENV,
   // Dashboard sign-in attempts (and second-step codes) per client address per minute.
   SIGN_IN_ATTEMPTS_PER_MINUTE: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(1).max(10_000).default(5)),
+  // Wrong passwords for one email address that lock its sign-in, and for how long (per-account lockout).
+  SIGN_IN_LOCKOUT_FAILURES: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(1).max(10_000).default(10)),
+  SIGN_IN_LOCKOUT_MINUTES: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(1).max(24 * 60).default(15)),
 });
 
 
@@ -148,6 +151,11 @@ export type Config = {
   webhookPrivateTargets: boolean;
   /** Dashboard sign-in attempts (and second-step codes) allowed per client address per minute. */
   signInAttemptsPerMinute: number;
+  /**
+   * Per-email lockout: `failures` wrong passwords within `minutes` lock that address's sign-in
+   * for `minutes`, whether or not a user has it (lib/accounts/sign-in-lockout.ts).
+   */
+  signInLockout: { failures: number; minutes: number };
   /** Exchange rates: a pinned RATES_FILE, market providers, or the static table for test businesses (lib/config/rates.ts). */
   rates: RatesConfig;
   /** Production deployments never generate secrets. */
@@ -241,6 +249,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS !== undefined && devFlag(e.WEBHOOK_ALLOW_PRIVATE_TARGETS) === true,
     rates: rates.config,
     signInAttemptsPerMinute: e.SIGN_IN_ATTEMPTS_PER_MINUTE,
+    signInLockout: { failures: e.SIGN_IN_LOCKOUT_FAILURES, minutes: e.SIGN_IN_LOCKOUT_MINUTES },
     production,
     generated: { adminToken: generatedAdmin },
   };

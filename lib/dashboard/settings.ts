@@ -1,6 +1,5 @@
 import { z } from "zod";
 import type { Db } from "@/db/client";
-import type { Business } from "@/db/schema";
 import { authorize } from "@/lib/accounts/authorize";
 import { businessSettings, patchBusiness } from "@/lib/admin/businesses";
 import { keyProblem, PatchBusinessSchema } from "@/lib/admin/schemas";
@@ -51,15 +50,16 @@ export async function settingsOf(db: Db, userId: string, businessId: unknown) {
 export type SettingsView = Awaited<ReturnType<typeof settingsOf>>;
 
 /**
- * The network a family's addresses are encoded for: test businesses pay on the simulated chain
- * and show mainnet encodings; live ones the network the chain's node serves, as the checkout
- * derives them (lib/checkout/select.ts), mainnet while the node has not been asked yet or for a
- * family without a node (TRON).
+ * The network a key's addresses are previewed for: the one saving checks it against (the
+ * network the family's node serves, lib/admin/businesses.ts), in either mode, since a test
+ * business's keys are kept for when it goes live on this deployment's nodes. With no node known
+ * for the family (not asked yet, or none, as for TRON) saving takes a valid key of either network,
+ * so the preview shows the network the key itself is for.
  */
-async function networkFor(db: Db, business: Business, family: KeyFamily): Promise<ChainNet> {
-  if (business.mode === "test") return "main";
-  const health = await chainsHealth(db);
-  return health.find((h) => h.chain === family)?.network ?? "main";
+async function networkFor(db: Db, family: KeyFamily, key: string): Promise<ChainNet> {
+  const node = (await chainsHealth(db)).find((h) => h.chain === family)?.network;
+  if (node) return node;
+  return keyProblem(family, key, "main") === null ? "main" : "test";
 }
 
 const PreviewInput = z.strictObject({ family: z.enum(KEY_FAMILIES as [KeyFamily, ...KeyFamily[]]), key: z.string() });
@@ -69,12 +69,12 @@ const PreviewInput = z.strictObject({ family: z.enum(KEY_FAMILIES as [KeyFamily,
  * checks saving makes: the schema's, then the key against the network it will be used on.
  */
 export async function previewAddresses(db: Db, userId: string, businessId: unknown, input: unknown) {
-  const { business } = await authorize(db, userId, businessId, "manage-settings");
+  await authorize(db, userId, businessId, "manage-settings");
   const { family, key } = parseWith(PreviewInput, input);
   const field = `extendedPublicKeys.${family}`;
   if (key.trim() === "") throw invalidField(field, "enter the account's extended public key first");
   const keys = parseWith(SettingsSchema, { extendedPublicKeys: { [family]: key.trim() } }).extendedPublicKeys!;
-  const network = await networkFor(db, business, family);
+  const network = await networkFor(db, family, keys[family]!);
   const problem = keyProblem(family, keys[family]!, network);
   if (problem) throw invalidField(field, problem);
   const addresses = Array.from({ length: PREVIEW_ADDRESSES }, (_, index) => ({

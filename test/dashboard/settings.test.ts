@@ -91,7 +91,9 @@ describe("dashboard settings: validation and saving", () => {
 });
 
 describe("dashboard settings: address preview", () => {
-  it("shows the first receiving addresses the checkout would derive, for every family (test mode: mainnet)", async () => {
+  it("shows the first receiving addresses the checkout would derive, for every family, on the nodes' network", async () => {
+    // Nodes on mainnet (another file may have left a regtest node's health behind on a shared database).
+    for (const chain of ["BITCOIN", "ETHEREUM", "LITECOIN"] as const) await chainFollowed(chain, { network: "main" });
     for (const family of KEY_FAMILIES) {
       const key = TEST_EXTENDED_PUBLIC_KEYS[family];
       const preview = await previewAddresses(t.db, t.owner, t.a.businessId, { family, key: `  ${key}\n` });
@@ -123,5 +125,22 @@ describe("dashboard settings: address preview", () => {
     expect(regtest.network).toBe("regtest");
     expect(regtest.addresses.map((a) => a.address)).toEqual([0, 1, 2, 3, 4].map((i) => deriveAddressForCoin("LITECOIN", vpub, i, "regtest")));
     expect(regtest.addresses[0].address).toMatch(/^rltc1/);
+  });
+
+  it("previews a test business's key on the network saving checks it against, so the two agree", async () => {
+    await chainFollowed("LITECOIN", { network: "regtest" });
+    const mainnet = TEST_EXTENDED_PUBLIC_KEYS.LITECOIN;
+    const vpub = withVersion(mainnet, 0x045f1cf6);
+    const save = (key: string) => saveSettings(t.db, t.owner, t.a.businessId, { extendedPublicKeys: { LITECOIN: key } }, ["LITECOIN"]);
+    await rejects(previewAddresses(t.db, t.owner, t.a.businessId, { family: "LITECOIN", key: mainnet }), 400, ["extendedPublicKeys.LITECOIN"]);
+    await rejects(save(mainnet), 400, ["extendedPublicKeys.LITECOIN"]);
+    const preview = await previewAddresses(t.db, t.owner, t.a.businessId, { family: "LITECOIN", key: vpub });
+    expect(preview.network).toBe("regtest");
+    expect(preview.addresses[0].address).toMatch(/^rltc1/);
+    expect((await save(vpub)).extendedPublicKeys.LITECOIN).toBe(vpub);
+    // A family with no node (TRON) is previewed on the network of the key itself, which saving accepts.
+    const tron = await previewAddresses(t.db, t.owner, t.a.businessId, { family: "TRON", key: TEST_EXTENDED_PUBLIC_KEYS.TRON });
+    expect(tron.network).toBe("main");
+    expect(tron.addresses[0].address).toMatch(/^T/);
   });
 });

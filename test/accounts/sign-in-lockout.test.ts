@@ -1,0 +1,114 @@
+import { describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import { getDb } from "@/db/client";
+import { signInLockouts } from "@/db/schema";
+import { getAuth } from "@/lib/accounts/auth";
+import { createUser } from "@/lib/accounts/users";
+import { config } from "@/lib/config";
+import { newBusiness } from "../helpers";
+
+/*
+ * The per-email lockout (lib/accounts/sign-in-lockout.ts) through Better Auth's own handler.
+ * Every attempt comes from an address of its own, so the per-address rate limit never answers
+ * first: this is the spread-out guesser the lockout is for.
+ */
+
+const origin = () => config().publicBaseUrl;
+const hex = () => Math.floor(Math.random() * 0x10000).toString(16);
+const newIp = () => `2001:db8:${hex()}:${hex()}::1`;
+const unique = (name: string) => `${name}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@shop.example`;
+
+async function signIn(email: string, password: string) {
+  const auth = await getAuth();
+  return auth.handler(
+    new Request(`${origin()}/api/auth/sign-in/email`, {
+      method: "POST",
+      headers: { origin: origin(), "content-type": "application/json", "x-forwarded-for": newIp() },
+      body: JSON.stringify({ email, password }),
+    }),
+  );
+}
+
+async function fail(email: string, times: number) {
+  for (let i = 0; i < times; i++) expect((await signIn(email, `wrong password ${i}`)).status).toBe(401);
+}
+
+async function owner() {
+  const b = await newBusiness();
+  const email = unique("owner");
+  const password = "correct horse battery";
+  await createUser(await getDb(), { email, password, businessId: b.businessId, role: "owner" });
+  return { email, password };
+}
+
+const limit = () => config().signInLockout.failures;
+
+describe("sign-in lockout per email address", () => {
+  it("locks an address after SIGN_IN_LOCKOUT_FAILURES wrong passwords, even for the right one, and says for how long", async () => {
+    expect(config().signInLockout).toEqual({ failures: 10, minutes: 15 });
+    const { email, password } = await owner();
+    await fail(email, limit());
+    const locked = await signIn(email, password);
+    expect(locked.status).toBe(429);
+    const body = await locked.json();
+    expect(body.code).toBe("SIGN_IN_LOCKED");
+    expect(body.message).toBe("Too many failed sign-ins with this email address. Sign-in for it is locked; try again in 15 minutes.");
+    const retry = Number(locked.headers.get("x-retry-after"));
+    expect(retry).toBeGreaterThan(14 * 60);
+    expect(retry).toBeLessThanOrEqual(15 * 60);
+  });
+
+  it("answers an address nobody has exactly as it answers a user's", async () => {
+    const { email } = await owner();
+    const nobody = unique("nobody");
+    await fail(email, limit());
+    await fail(nobody, limit());
+    const [a, b] = [await signIn(email, "another guess"), await signIn(nobody, "another guess")];
+    expect(b.status).toBe(a.status);
+    expect(await b.json()).toEqual(await a.json());
+    expect(b.headers.get("x-retry-after")).toBe(a.headers.get("x-retry-after"));
+  });
+
+  it("does not lock before the limit, and a correct password clears the count", async () => {
+    const { email, password } = await owner();
+    await fail(email, limit() - 1);
+    expect((await signIn(email, password)).status).toBe(200);
+    await fail(email, limit() - 1);
+    expect((await signIn(email, password)).status).toBe(200);
+  });
+
+  it("counts an address however its letters are cased", async () => {
+    const { email, password } = await owner();
+    await fail(email.toUpperCase(), limit());
+    expect((await signIn(email, password)).status).toBe(429);
+  });
+
+  it("counts concurrent failures, each of them", async () => {
+    const { email, password } = await owner();
+    const answers = await Promise.all(Array.from({ length: limit() }, (_, i) => signIn(email, `parallel guess ${i}`)));
+    expect(answers.map((r) => r.status)).toEqual(Array(limit()).fill(401));
+    expect((await signIn(email, password)).status).toBe(429);
+  });
+
+  it("lets the address in again once the lock has run out, with a fresh count", async () => {
+    const { email, password } = await owner();
+    await fail(email, limit());
+    expect((await signIn(email, password)).status).toBe(429);
+    const db = await getDb();
+    await db.update(signInLockouts).set({ lockedUntil: new Date(Date.now() - 1000), windowStartedAt: new Date(Date.now() - 16 * 60_000) }).where(eq(signInLockouts.email, email));
+    await fail(email, 1); // a wrong password after the lock counts from one again
+    expect((await signIn(email, password)).status).toBe(200);
+    expect(await db.select().from(signInLockouts).where(eq(signInLockouts.email, email))).toEqual([]);
+  });
+
+  it("forgets failures older than the window", async () => {
+    const { email, password } = await owner();
+    await fail(email, limit() - 1);
+    const db = await getDb();
+    await db.update(signInLockouts).set({ windowStartedAt: new Date(Date.now() - 15 * 60_000 - 1000) }).where(eq(signInLockouts.email, email));
+    await fail(email, limit() - 1);
+    const [row] = await db.select().from(signInLockouts).where(eq(signInLockouts.email, email));
+    expect(row).toMatchObject({ failures: limit() - 1, lockedUntil: null });
+    expect((await signIn(email, password)).status).toBe(200);
+  });
+});
