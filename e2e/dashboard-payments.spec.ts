@@ -29,7 +29,7 @@ test("an owner filters, exports and opens payments, edits a note and redelivers 
   const b = await newBusiness(request, { name: "Payments dashboard shop", webhookUrl: receiver.url });
   const other = await newBusiness(request, { name: "Someone else's shop" });
   const poster = await createPayment(request, b, { currency: "EUR", amount: 12.5, name: "Poster", customerEmail: "ann@shop.example" });
-  const mug = await createPayment(request, b, { currency: "USD", amount: 40, name: "Mug, large", metadata: { orderId: "A-1042" } });
+  const mug = await createPayment(request, b, { currency: "USD", amount: 40, name: "Mug, large", metadata: { orderId: "A-1042" }, customerIp: "8.8.8.8" });
   await simulate(request, b, mug.id, { action: "select", coin: "BITCOIN" });
   await simulate(request, b, mug.id, { action: "pay" });
   await simulate(request, b, mug.id, { action: "confirm" });
@@ -87,7 +87,10 @@ test("an owner filters, exports and opens payments, edits a note and redelivers 
   await expect(charge.getByTestId("transaction")).toHaveCount(1);
   await expect(page.getByRole("region", { name: "On-chain transactions" }).getByRole("cell").nth(2)).not.toHaveText("0");
   await expect(page.getByRole("region", { name: "Metadata" }).getByText("A-1042")).toBeVisible();
-  await expect(page.getByRole("region", { name: "Customer" })).toBeVisible();
+  // The customer's address, placed by the bundled databases, with their credit.
+  const ipRow = page.getByRole("region", { name: "Customer IP addresses" }).getByRole("row").nth(1);
+  await expect(ipRow.getByRole("cell")).toHaveText(["8.8.8.8", "US", "Mountain View", "Google LLC", /^\d{4}-\d{2}-\d{2} /]);
+  await expect(page.getByRole("region", { name: "Customer", exact: true }).getByRole("link", { name: "IP Geolocation by DB-IP" })).toHaveAttribute("href", "https://db-ip.com");
 
   // The note: the schema's limit, then a note saved and still there after a reload.
   const note = page.getByLabel("Internal note (visible to your team only)");

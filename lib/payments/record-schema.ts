@@ -29,7 +29,7 @@ export const CustomerIpDetailsSchema = z
     country: z.string().nullable().meta({ description: "ISO 3166-1 alpha-2 code of the country the address is in (bundled DB-IP City Lite database), or null when unknown.", examples: ["US"] }),
     riskScore: z.number().nullable(),
     connectionType: IpConnectionTypeSchema,
-    isp: z.string().nullable().meta({ description: "Null: no ISP database is bundled." }),
+    isp: z.string().nullable().meta({ description: "Organisation of the autonomous system the address belongs to (bundled @ip-location-db/asn database), or null when unknown.", examples: ["Google LLC"] }),
     dateCreated: dateTime,
   })
   .meta({ id: "CustomerIpDetails" });

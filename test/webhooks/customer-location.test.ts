@@ -9,16 +9,18 @@ import { createPayment, json, newBusiness, paymentsPath, request } from "../help
 import { drain, oneWebhookFileAtATime, receivers, restPayment, verifyHit, type Receiver } from "./support";
 
 /*
- * D9: a captured IP address carries its city and country from the bundled database
- * (lib/geo/ip-location.ts), stored with the address, so the REST record (fetch and list, both
- * list writers) and every webhook body show the same values. `isp` stays null and
- * `connectionType` `Unknown`: nothing bundled says otherwise.
+ * D9: a captured IP address carries its city and country, and its ISP (the organisation of its
+ * autonomous system), from the bundled databases (lib/geo/ip-location.ts, lib/geo/ip-isp.ts),
+ * stored with the address, so the REST record (fetch and list, both list writers) and every
+ * webhook body show the same values. `riskScore` stays null and `connectionType` `Unknown`:
+ * nothing bundled says otherwise.
  */
 oneWebhookFileAtATime();
 const receiver = receivers();
 
-const MOUNTAIN_VIEW = { city: "Mountain View", country: "US", isp: null, riskScore: null, connectionType: "Unknown" };
-const AMSTERDAM = { city: "Amsterdam", country: "NL", isp: null, riskScore: null, connectionType: "Unknown" };
+const MOUNTAIN_VIEW = { city: "Mountain View", country: "US", isp: "Google LLC", riskScore: null, connectionType: "Unknown" };
+const RIPE_NCC = "Reseaux IP Europeens Network Coordination Centre (RIPE NCC)";
+const AMSTERDAM = { city: "Amsterdam", country: "NL", isp: RIPE_NCC, riskScore: null, connectionType: "Unknown" };
 const NOWHERE = { city: null, country: null, isp: null, riskScore: null, connectionType: "Unknown" };
 
 async function nextBody(r: Receiver, secret: string, eventType: string) {
@@ -63,7 +65,7 @@ describe("customer IP location", () => {
 
     const body = await nextBody(r, b.webhookSecret, "PAYMENT_CREATED");
     expect(body.Customer.IpAddresses).toEqual(rest.customer.ipAddresses.map(pascal));
-    expect(body.Customer.IpAddresses[0]).toMatchObject({ City: "Mountain View", Country: "US", ISP: null, ConnectionType: "Unknown" });
+    expect(body.Customer.IpAddresses[0]).toMatchObject({ City: "Mountain View", Country: "US", ISP: "Google LLC", ConnectionType: "Unknown" });
   });
 
   it("an address captured on the first checkout visit (IPv6): stored located; later webhooks carry it", async () => {
@@ -83,7 +85,7 @@ describe("customer IP location", () => {
     const cancelled = await restPayment(b, id);
     const body = await nextBody(r, b.webhookSecret, "PAYMENT_CANCELLED");
     expect(body.Customer.IpAddresses).toEqual(cancelled.customer.ipAddresses.map(pascal));
-    expect(body.Customer.IpAddresses[0]).toMatchObject({ City: "Amsterdam", Country: "NL" });
+    expect(body.Customer.IpAddresses[0]).toMatchObject({ City: "Amsterdam", Country: "NL", ISP: RIPE_NCC });
   });
 
   it("private and documentation addresses are stored without a location", async () => {

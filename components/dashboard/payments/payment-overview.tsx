@@ -62,7 +62,7 @@ export function PaymentTimeline({ payment }: { payment: PaymentRecord }) {
   );
 }
 
-/** The customer: email, and each IP address seen with where it is, when known. */
+/** The customer: email, and each IP address seen with where it is and its ISP, when known. */
 export function PaymentCustomer({ payment }: { payment: PaymentRecord }) {
   const c = payment.customer;
   const ips = c?.ipAddresses ?? [];
@@ -83,6 +83,7 @@ export function PaymentCustomer({ payment }: { payment: PaymentRecord }) {
                 <th scope="col" className="px-3 py-2">IP address</th>
                 <th scope="col" className="px-3 py-2">Country</th>
                 <th scope="col" className="px-3 py-2">City</th>
+                <th scope="col" className="px-3 py-2">ISP</th>
                 <th scope="col" className="px-3 py-2">First seen (UTC)</th>
               </tr>
             </thead>
@@ -92,6 +93,7 @@ export function PaymentCustomer({ payment }: { payment: PaymentRecord }) {
                   <td className="px-3 py-2 font-mono">{ip.ip ?? "—"}</td>
                   <td className="px-3 py-2">{ip.country ?? "Unknown"}</td>
                   <td className="px-3 py-2">{ip.city ?? "Unknown"}</td>
+                  <td className="px-3 py-2">{ip.isp ?? "Unknown"}</td>
                   <td className="whitespace-nowrap px-3 py-2">{formatUtc(ip.dateCreated)}</td>
                 </tr>
               ))}
@@ -99,6 +101,13 @@ export function PaymentCustomer({ payment }: { payment: PaymentRecord }) {
           </table>
         </ScrollRegion>
       )}
+      {ips.length > 0 ? (
+        // The databases' CC BY 4.0 licences ask for this credit where their results are shown.
+        <p className="mt-2 text-xs text-slate-700">
+          <a href="https://db-ip.com" className="underline">IP Geolocation by DB-IP</a>; ISPs from the{" "}
+          <a href="https://github.com/sapics/ip-location-db" className="underline">ip-location-db</a> ASN data (RouteViews, DB-IP, NRO), CC BY 4.0.
+        </p>
+      ) : null}
     </section>
   );
 }
