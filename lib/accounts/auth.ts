@@ -12,7 +12,8 @@ import { signInLockoutHooks } from "./sign-in-lockout";
  * Dashboard accounts through Better Auth (a library, not hand-written sessions or hashing):
  * - email and password, hashed with scrypt (memory-hard), no public sign-up: users are created
  *   by the operator (admin API, CLI, first run) or by an owner's invitation (lib/accounts/users.ts);
- * - sessions are database rows; the cookie is HttpOnly, SameSite=Lax, Secure in production;
+ * - sessions are database rows; the cookie is HttpOnly, SameSite=Lax, Secure in production and
+ *   wherever PUBLIC_BASE_URL is https;
  *   a session lasts SESSION_HOURS and is renewed on use at most hourly;
  * - sign-in is rate-limited per client address in the database (shared by all instances), and
  *   a wrong email and a wrong password get the same answer; repeated wrong passwords for one
@@ -61,7 +62,8 @@ export function createAuth(db: Db, cfg: Config = config()) {
       },
     },
     // disableOriginCheck: false keeps the Origin check on under NODE_ENV=test too (Better Auth skips it there by default).
-    advanced: { useSecureCookies: cfg.production, cookiePrefix: "cryptopay", disableOriginCheck: false },
+    // Secure cookies wherever the service is reached over https (every production deployment; PUBLIC_BASE_URL says which).
+    advanced: { useSecureCookies: cfg.production || cfg.publicBaseUrl.startsWith("https://"), cookiePrefix: "cryptopay", disableOriginCheck: false },
     telemetry: { enabled: false },
     hooks: signInLockoutHooks(db, cfg),
     plugins: [twoFactor({ issuer: "cryptopay" }), nextCookies()],

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { sessions } from "@/db/schema";
-import { getAuth } from "@/lib/accounts/auth";
+import { createAuth, getAuth } from "@/lib/accounts/auth";
 import { createUser } from "@/lib/accounts/users";
 import { config } from "@/lib/config";
 import { newBusiness } from "../helpers";
@@ -41,12 +41,34 @@ describe("dashboard sign-in (Better Auth)", () => {
     expect(setCookie).toMatch(/HttpOnly/i);
     expect(setCookie).toMatch(/SameSite=Lax/i);
     expect(setCookie).toMatch(/Max-Age=43200/); // SESSION_HOURS
+    expect(setCookie).not.toMatch(/Secure/); // http://: see the https case below
     const cookie = cookieOf(res);
     const session = await call("/get-session", { method: "GET", cookie, ip });
     expect((await session.json()).user.email).toBe(email);
     expect((await call("/sign-out", { body: {}, cookie, ip })).status).toBe(200);
     const after = await call("/get-session", { method: "GET", cookie, ip });
     expect(await after.json()).toBeNull();
+  });
+
+  it("marks the cookie Secure when the service is reached over https", async () => {
+    const b = await newBusiness();
+    const email = unique("https");
+    const made = await createUser(await getDb(), { email, businessId: b.businessId, role: "viewer" });
+    const httpsOrigin = "https://pay.shop.example";
+    const auth = createAuth(await getDb(), { ...config(), publicBaseUrl: httpsOrigin });
+    const res = await auth.handler(
+      new Request(`${httpsOrigin}/api/auth/sign-in/email`, {
+        method: "POST",
+        headers: { origin: httpsOrigin, "content-type": "application/json", "x-forwarded-for": newIp() },
+        body: JSON.stringify({ email, password: made.password }),
+      }),
+    );
+    expect(res.status, await res.clone().text()).toBe(200);
+    const setCookie = res.headers.getSetCookie().find((c) => c.includes("session_token"))!;
+    expect(setCookie).toMatch(/^__Secure-cryptopay\.session_token=/);
+    expect(setCookie).toMatch(/; Secure/i);
+    // The test configuration's own base URL is http://, so its cookie is not Secure (a browser would drop it).
+    expect(config().publicBaseUrl).toMatch(/^http:/);
   });
 
   it("ends a session at its expiry", async () => {
