@@ -74,6 +74,43 @@ test("repeated wrong passwords lock an email address's sign-in, alike for a user
   await expect(page).toHaveURL(/\/dashboard\/sign-in$/);
 });
 
+test("a user changes the password they were given: field errors, then the old one and other sessions stop working", async ({ page, request, browser }) => {
+  const b = await newBusiness(request, { name: "Password shop" });
+  const owner = await newUser(request, b.businessId, "owner");
+  const other = await browser.newContext();
+  const elsewhere = await other.newPage();
+  await signIn(elsewhere, owner);
+  await expect(elsewhere).toHaveURL(new RegExp(`/dashboard/${b.businessId}/payments$`));
+
+  await signIn(page, owner);
+  await expect(page).toHaveURL(new RegExp(`/dashboard/${b.businessId}/payments$`));
+  await page.getByRole("link", { name: "Security" }).click();
+  await page.getByLabel("Current password").fill("not my password");
+  await page.getByLabel("New password (at least 10 characters)").fill("too short");
+  await page.getByLabel("New password again").fill("too short");
+  await page.getByRole("button", { name: "Change password" }).click();
+  await expect(page.locator("#new-password-error")).toHaveText("must be at least 10 characters");
+  await page.getByLabel("New password (at least 10 characters)").fill("a much better password");
+  await page.getByLabel("New password again").fill("a much better password");
+  await page.getByRole("button", { name: "Change password" }).click();
+  await expect(page.locator("#current-password-error")).toHaveText("is not correct");
+  await page.getByLabel("Current password").fill(owner.password);
+  await page.getByRole("button", { name: "Change password" }).click();
+  await expect(page.getByText("Password changed. Your other sessions have been signed out.")).toBeVisible();
+  await snap(page, "dashboard", "password-changed");
+
+  // This browser stays signed in; the other one is signed out; only the new password opens.
+  await page.goto(`/dashboard/${b.businessId}/payments`);
+  await expect(page.getByRole("heading", { level: 1, name: "Password shop" })).toBeVisible();
+  await elsewhere.goto(`/dashboard/${b.businessId}/payments`);
+  await expect(elsewhere).toHaveURL(/\/dashboard\/sign-in$/);
+  await signIn(elsewhere, owner);
+  await expect(elsewhere.locator("#sign-in-error")).toHaveText("The email or password is incorrect.");
+  await signIn(elsewhere, { email: owner.email, password: "a much better password" });
+  await expect(elsewhere).toHaveURL(new RegExp(`/dashboard/${b.businessId}/payments$`));
+  await other.close();
+});
+
 test("a user sees only their businesses: another merchant's id is a 404, and a viewer has no settings", async ({ page, request }) => {
   const mine = await newBusiness(request, { name: "Mine" });
   const theirs = await newBusiness(request, { name: "Theirs" });

@@ -1,0 +1,84 @@
+import { describe, expect, it } from "vitest";
+import { getDb } from "@/db/client";
+import { getAuth } from "@/lib/accounts/auth";
+import { changePassword } from "@/lib/accounts/password";
+import { createUser } from "@/lib/accounts/users";
+import { config } from "@/lib/config";
+import { ApiError } from "@/lib/http/errors";
+import { newBusiness } from "../helpers";
+
+/** The Security page's password change (lib/accounts/password.ts) with real sessions. */
+
+const origin = () => config().publicBaseUrl;
+const hex = () => Math.floor(Math.random() * 0x10000).toString(16);
+const newIp = () => `2001:db8:${hex()}:${hex()}::1`;
+const unique = (name: string) => `${name}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@shop.example`;
+
+async function call(path: string, init: { body?: unknown; cookie?: string; method?: string }) {
+  const auth = await getAuth();
+  const headers = new Headers({ origin: origin(), "x-forwarded-for": newIp() });
+  if (init.body !== undefined) headers.set("content-type", "application/json");
+  if (init.cookie) headers.set("cookie", init.cookie);
+  return auth.handler(new Request(`${origin()}/api/auth${path}`, { method: init.method ?? "POST", headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) }));
+}
+const cookieOf = (res: Response) => res.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+const signIn = (email: string, password: string) => call("/sign-in/email", { body: { email, password } });
+const sessionEmail = async (cookie: string) => (await (await call("/get-session", { method: "GET", cookie })).json())?.user?.email ?? null;
+
+async function user() {
+  const b = await newBusiness();
+  const email = unique("pw");
+  const password = "the first password";
+  await createUser(await getDb(), { email, password, businessId: b.businessId, role: "viewer" });
+  const cookie = cookieOf(await signIn(email, password));
+  return { email, password, cookie, headers: new Headers({ cookie, origin: origin() }) };
+}
+
+async function fieldErrorsOf(p: Promise<unknown>) {
+  const e = await p.then(() => null, (x: unknown) => x);
+  expect(e).toBeInstanceOf(ApiError);
+  expect((e as ApiError).status).toBe(400);
+  return (e as ApiError).fieldErrors;
+}
+
+describe("changing one's password", () => {
+  it("checks the input with the schema's messages, beside each field", async () => {
+    const u = await user();
+    const auth = await getAuth();
+    expect(await fieldErrorsOf(changePassword(auth, u.headers, { currentPassword: "", newPassword: "short", confirmPassword: "short" }))).toEqual({
+      currentPassword: ["enter your current password"],
+      newPassword: ["must be at least 10 characters"],
+    });
+    expect(await fieldErrorsOf(changePassword(auth, u.headers, { currentPassword: u.password, newPassword: "a new password", confirmPassword: "another one" }))).toEqual({
+      confirmPassword: ["does not match the new password"],
+    });
+    expect(await fieldErrorsOf(changePassword(auth, u.headers, { currentPassword: u.password, newPassword: u.password, confirmPassword: u.password }))).toEqual({
+      newPassword: ["must differ from the current password"],
+    });
+  });
+
+  it("refuses a wrong current password, and changes nothing", async () => {
+    const u = await user();
+    const input = { currentPassword: "not my password", newPassword: "a new password", confirmPassword: "a new password" };
+    expect(await fieldErrorsOf(changePassword(await getAuth(), u.headers, input))).toEqual({ currentPassword: ["is not correct"] });
+    expect((await signIn(u.email, u.password)).status).toBe(200);
+    expect(await sessionEmail(u.cookie)).toBe(u.email);
+  });
+
+  it("changes it: the old password stops working, the new one works, and every other session ends", async () => {
+    const u = await user();
+    const elsewhere = cookieOf(await signIn(u.email, u.password));
+    expect(await sessionEmail(elsewhere)).toBe(u.email);
+    await changePassword(await getAuth(), u.headers, { currentPassword: u.password, newPassword: "a brand new password", confirmPassword: "a brand new password" });
+    expect((await signIn(u.email, u.password)).status).toBe(401);
+    expect((await signIn(u.email, "a brand new password")).status).toBe(200);
+    expect(await sessionEmail(elsewhere)).toBeNull();
+    expect(await sessionEmail(u.cookie)).toBe(u.email); // the browser that changed it stays signed in
+  });
+
+  it("needs a session", async () => {
+    const e = await changePassword(await getAuth(), new Headers({ origin: origin() }), { currentPassword: "x", newPassword: "a new password", confirmPassword: "a new password" }).then(() => null, (x: unknown) => x);
+    expect(e).toBeTruthy();
+    expect((e as { statusCode?: number }).statusCode).toBe(401);
+  });
+});
