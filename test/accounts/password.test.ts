@@ -3,26 +3,14 @@ import { getDb } from "@/db/client";
 import { getAuth } from "@/lib/accounts/auth";
 import { changePassword } from "@/lib/accounts/password";
 import { createUser } from "@/lib/accounts/users";
-import { config } from "@/lib/config";
 import { ApiError } from "@/lib/http/errors";
 import { newBusiness } from "../helpers";
+import { authCall, cookieOf, origin, signInWith, unique } from "./support";
 
 /** The Security page's password change (lib/accounts/password.ts) with real sessions. */
 
-const origin = () => config().publicBaseUrl;
-const hex = () => Math.floor(Math.random() * 0x10000).toString(16);
-const newIp = () => `2001:db8:${hex()}:${hex()}::1`;
-const unique = (name: string) => `${name}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@shop.example`;
-
-async function call(path: string, init: { body?: unknown; cookie?: string; method?: string }) {
-  const auth = await getAuth();
-  const headers = new Headers({ origin: origin(), "x-forwarded-for": newIp() });
-  if (init.body !== undefined) headers.set("content-type", "application/json");
-  if (init.cookie) headers.set("cookie", init.cookie);
-  return auth.handler(new Request(`${origin()}/api/auth${path}`, { method: init.method ?? "POST", headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) }));
-}
-const cookieOf = (res: Response) => res.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
-const signIn = (email: string, password: string) => call("/sign-in/email", { body: { email, password } });
+const call = authCall;
+const signIn = (email: string, password: string) => signInWith(email, password);
 const sessionEmail = async (cookie: string) => (await (await call("/get-session", { method: "GET", cookie })).json())?.user?.email ?? null;
 
 async function user() {

@@ -6,26 +6,9 @@ import { createAuth, getAuth } from "@/lib/accounts/auth";
 import { createUser } from "@/lib/accounts/users";
 import { config } from "@/lib/config";
 import { newBusiness } from "../helpers";
+import { authCall, cookieOf, newIp, origin, unique } from "./support";
 
-const origin = () => config().publicBaseUrl;
-/**
- * A client address of its own per call, so one test's per-address rate limit touches no other
- * (nor a run before it on a shared database): a random /64 of the documentation prefix, as
- * Better Auth keys IPv6 clients by their /64.
- */
-const hex = () => Math.floor(Math.random() * 0x10000).toString(16);
-const newIp = () => `2001:db8:${hex()}:${hex()}::1`;
-
-async function call(path: string, init: { body?: unknown; cookie?: string; ip: string; method?: string }) {
-  const auth = await getAuth();
-  const headers = new Headers({ origin: origin(), "x-forwarded-for": init.ip });
-  if (init.body !== undefined) headers.set("content-type", "application/json");
-  if (init.cookie) headers.set("cookie", init.cookie);
-  return auth.handler(new Request(`${origin()}/api/auth${path}`, { method: init.method ?? "POST", headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) }));
-}
-
-const cookieOf = (res: Response) => res.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
-const unique = (name: string) => `${name}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@shop.example`;
+const call = authCall;
 
 describe("dashboard sign-in (Better Auth)", () => {
   it("signs a user in with an HttpOnly SameSite session cookie, and out again", async () => {
