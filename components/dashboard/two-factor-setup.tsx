@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import QRCode from "qrcode";
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import { authClient } from "@/lib/accounts/client";
 
 const field = "mt-1 block w-full max-w-xs rounded-lg border border-slate-300 bg-white px-3 py-2 text-slate-900 focus:border-indigo-600 focus:outline-2 focus:outline-indigo-600";
@@ -54,13 +54,7 @@ export function TwoFactorSetup({ enabled }: { enabled: boolean }) {
   const alert = error ? <p role="alert" className="text-sm text-red-800">{error}</p> : null;
   if (enabled) {
     return (
-      <form action={disable} className="space-y-3">
-        <p className="text-slate-800" data-testid="two-factor-status">Two-factor sign-in is <strong>on</strong>.</p>
-        <label htmlFor="disable-password" className="block text-sm font-medium text-slate-800">Password, to turn it off</label>
-        <input id="disable-password" name="password" type="password" autoComplete="current-password" required className={field} />
-        {alert}
-        <button type="submit" disabled={busy} className={button}>Turn off two-factor sign-in</button>
-      </form>
+      <PasswordStep action={disable} state="on" id="disable-password" label="Password, to turn it off" submit="Turn off two-factor sign-in" busy={busy} alert={alert} />
     );
   }
   if (enrolment) {
@@ -87,13 +81,18 @@ export function TwoFactorSetup({ enabled }: { enabled: boolean }) {
       </form>
     );
   }
+  return <PasswordStep action={start} state="off" id="enable-password" label="Password, to set it up" submit="Set up two-factor sign-in" busy={busy} alert={alert} />;
+}
+
+/** Where two-factor sign-in stands, and the password that confirms turning it on or off. */
+function PasswordStep(p: { action: (form: FormData) => Promise<void>; state: "on" | "off"; id: string; label: string; submit: string; busy: boolean; alert: ReactNode }) {
   return (
-    <form action={start} className="space-y-3">
-      <p className="text-slate-800" data-testid="two-factor-status">Two-factor sign-in is <strong>off</strong>.</p>
-      <label htmlFor="enable-password" className="block text-sm font-medium text-slate-800">Password, to set it up</label>
-      <input id="enable-password" name="password" type="password" autoComplete="current-password" required className={field} />
-      {alert}
-      <button type="submit" disabled={busy} className={button}>Set up two-factor sign-in</button>
+    <form action={p.action} className="space-y-3">
+      <p className="text-slate-800" data-testid="two-factor-status">Two-factor sign-in is <strong>{p.state}</strong>.</p>
+      <label htmlFor={p.id} className="block text-sm font-medium text-slate-800">{p.label}</label>
+      <input id={p.id} name="password" type="password" autoComplete="current-password" required className={field} />
+      {p.alert}
+      <button type="submit" disabled={p.busy} className={button}>{p.submit}</button>
     </form>
   );
 }

@@ -20,6 +20,20 @@ type Option = { value: string; label: string };
 const input = "mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-slate-900 focus:border-indigo-600 focus:outline-2 focus:outline-indigo-600 aria-invalid:border-red-700";
 const label = "block text-sm font-medium text-slate-800";
 
+/** A list filter's choices, one checkbox each, sent as the parameter repeated. */
+function Checkboxes({ name, options, checked, className }: { name: string; options: Option[]; checked: string[]; className: string }) {
+  return (
+    <div className={className}>
+      {options.map((o) => (
+        <label key={o.value} className="inline-flex items-center gap-1.5 text-sm text-slate-800">
+          <input type="checkbox" name={name} value={o.value} defaultChecked={checked.includes(o.value)} className="size-4 accent-indigo-700" />
+          {o.label}
+        </label>
+      ))}
+    </div>
+  );
+}
+
 /** The UTC day of an instant in the URL, for a date input ("" when it is not a valid instant). */
 function dayOf(value: string | undefined): string {
   const t = value ? Date.parse(value) : NaN;
@@ -136,14 +150,7 @@ export function FiltersForm({
       </div>
       <fieldset {...groupInvalid("statuses")}>
         <legend className={label}>Status</legend>
-        <div className="mt-1 flex flex-wrap gap-x-4 gap-y-2">
-          {statusOptions.map((o) => (
-            <label key={o.value} className="inline-flex items-center gap-1.5 text-sm text-slate-800">
-              <input type="checkbox" name="statuses" value={o.value} defaultChecked={values.statuses.includes(o.value)} className="size-4 accent-indigo-700" />
-              {o.label}
-            </label>
-          ))}
-        </div>
+        <Checkboxes name="statuses" options={statusOptions} checked={values.statuses} className="mt-1 flex flex-wrap gap-x-4 gap-y-2" />
         {fieldError("statuses")}
       </fieldset>
       <details open={values.cryptoCoins.length > 0 || errorsOf("cryptoCoins").length > 0}>
@@ -152,14 +159,7 @@ export function FiltersForm({
         </summary>
         <fieldset className="mt-2" {...groupInvalid("cryptoCoins")}>
           <legend className="sr-only">Coin the customer selected</legend>
-          <div className="grid gap-x-4 gap-y-2 sm:grid-cols-2 lg:grid-cols-4">
-            {coinOptions.map((o) => (
-              <label key={o.value} className="inline-flex items-center gap-1.5 text-sm text-slate-800">
-                <input type="checkbox" name="cryptoCoins" value={o.value} defaultChecked={values.cryptoCoins.includes(o.value)} className="size-4 accent-indigo-700" />
-                {o.label}
-              </label>
-            ))}
-          </div>
+          <Checkboxes name="cryptoCoins" options={coinOptions} checked={values.cryptoCoins} className="grid gap-x-4 gap-y-2 sm:grid-cols-2 lg:grid-cols-4" />
           {fieldError("cryptoCoins")}
         </fieldset>
       </details>

@@ -3,7 +3,7 @@ import { CopyButton } from "@/components/checkout/copy-button";
 import { ApiKeys } from "@/components/dashboard/developers/api-keys";
 import { DeliveryLog } from "@/components/dashboard/developers/delivery-log";
 import { WebhookSettings } from "@/components/dashboard/developers/webhook-settings";
-import { ModeBadge } from "@/components/dashboard/mode-badge";
+import { sectionCard, SectionTitle } from "@/components/dashboard/mode-badge";
 import { getDb } from "@/db/client";
 import { requireMember } from "@/lib/accounts/session";
 import { DELIVERY_STATUSES } from "@/lib/admin/deliveries";
@@ -35,14 +35,11 @@ export default async function DevelopersPage({ params, searchParams }: { params:
   const { status, query } = logQuery(await searchParams);
   const [overview, log] = await Promise.all([developerOverview(db, user.id, business.id), deliveryLog(db, user.id, business.id, query)]);
   const base = `/dashboard/${business.id}/developers`;
-  const section = "rounded-xl bg-white p-4 ring-1 ring-slate-200 sm:p-6";
   return (
     <main className="space-y-6">
-      <h2 className="flex flex-wrap items-center gap-2 text-lg font-semibold">
-        Developers <ModeBadge mode={business.mode} />
-      </h2>
+      <SectionTitle title="Developers" mode={business.mode} />
 
-      <section aria-labelledby="business-id" className={section}>
+      <section aria-labelledby="business-id" className={sectionCard}>
         <h3 id="business-id" className="font-semibold text-slate-900">Business id</h3>
         <div className="mt-2 flex flex-wrap items-center gap-2">
           <code className="rounded bg-slate-100 px-2 py-1 font-mono text-sm" data-testid="business-id">{business.id}</code>
@@ -54,12 +51,12 @@ export default async function DevelopersPage({ params, searchParams }: { params:
         </p>
       </section>
 
-      <section aria-labelledby="api-keys" className={section}>
+      <section aria-labelledby="api-keys" className={sectionCard}>
         <h3 id="api-keys" className="mb-3 font-semibold text-slate-900">API keys</h3>
         <ApiKeys businessId={business.id} keys={overview.keys} canManage={overview.allowed.manageKeys} actions={{ create: createKeyAction, revoke: revokeKeyAction }} />
       </section>
 
-      <section aria-labelledby="webhooks" className={section}>
+      <section aria-labelledby="webhooks" className={sectionCard}>
         <h3 id="webhooks" className="mb-3 font-semibold text-slate-900">Webhooks</h3>
         <WebhookSettings
           businessId={business.id}
@@ -70,7 +67,7 @@ export default async function DevelopersPage({ params, searchParams }: { params:
         />
       </section>
 
-      <section aria-labelledby="deliveries-heading" id="deliveries" className={section}>
+      <section aria-labelledby="deliveries-heading" id="deliveries" className={sectionCard}>
         <h3 id="deliveries-heading" className="mb-3 font-semibold text-slate-900">Delivery log</h3>
         <DeliveryLog base={base} page={log} status={status} statuses={DELIVERY_STATUSES} />
       </section>
