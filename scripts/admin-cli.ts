@@ -22,6 +22,7 @@ Commands:
   user create --email E --business ID [--role R] [--name N] [--password P]
                                                       a dashboard user (role owner, developer or viewer; default owner);
                                                       without --password one is generated and shown once
+  user unlock --email E                               lift the sign-in lockout of an email address
   chains [--json]                                     each chain's node, network, tip, cursor, lag, last tick and error
   rates [--json]                                      the exchange-rate source, each provider's last success and error, and
                                                       every coin's and currency's rate, providers, age and usability (why not)
@@ -158,6 +159,11 @@ export function buildRequest(argv: string[]): ApiRequest | "help" {
       if (values.name !== undefined) body.name = values.name;
       if (values.password !== undefined) body.password = values.password;
       return { method: "POST", path: "/admin/v1/users", body };
+    }
+    case "user unlock": {
+      const { values } = parse(rest, { email: { type: "string" } }, []);
+      if (!values.email) throw new UsageError("user unlock needs --email");
+      return { method: "POST", path: "/admin/v1/users/unlock", body: { email: values.email } };
     }
     case "chains":
     case "chains --json":

@@ -20,6 +20,7 @@ import * as adminRotate from "@/app/admin/v1/businesses/[businessId]/webhook-sec
 import * as adminDeliveries from "@/app/admin/v1/businesses/[businessId]/webhook-deliveries/route";
 import * as adminChains from "@/app/admin/v1/chains/route";
 import * as adminUsers from "@/app/admin/v1/users/route";
+import * as adminUsersUnlock from "@/app/admin/v1/users/unlock/route";
 import * as adminRates from "@/app/admin/v1/rates/route";
 import * as adminRedeliver from "@/app/admin/v1/businesses/[businessId]/webhook-deliveries/[deliveryId]/redeliver/route";
 import * as adminUnknown from "@/app/admin/v1/[[...path]]/route";
@@ -44,6 +45,7 @@ const ROUTES: [RegExp, string[], RouteModule][] = [
   [/^\/admin\/v1\/businesses\/([^/]+)\/webhook-deliveries\/([^/]+)\/redeliver$/, ["businessId", "deliveryId"], adminRedeliver],
   [/^\/admin\/v1\/chains$/, [], adminChains],
   [/^\/admin\/v1\/users$/, [], adminUsers],
+  [/^\/admin\/v1\/users\/unlock$/, [], adminUsersUnlock],
   [/^\/admin\/v1\/rates$/, [], adminRates],
   [/^\/v1\/(.+)$/, ["path"], v1Unknown],
   [/^\/admin\/v1\/(.+)$/, ["path"], adminUnknown],

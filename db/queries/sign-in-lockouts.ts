@@ -39,7 +39,8 @@ export async function recordFailure(tx: Tx, email: string, now: Date, maxFailure
   return row?.lockedUntil && row.lockedUntil.getTime() === until.getTime() ? until : null;
 }
 
-/** A successful sign-in clears the address's count. */
-export async function clearFailures(tx: Tx, email: string): Promise<void> {
-  await tx.delete(signInLockouts).where(eq(signInLockouts.email, email));
+/** Clears the address's count and any lock (a successful sign-in, the operator's unlock); true when it was locked at `now`. */
+export async function clearFailures(tx: Tx, email: string, now = new Date()): Promise<boolean> {
+  const [row] = await tx.delete(signInLockouts).where(eq(signInLockouts.email, email)).returning({ lockedUntil: signInLockouts.lockedUntil });
+  return Boolean(row?.lockedUntil && row.lockedUntil > now);
 }

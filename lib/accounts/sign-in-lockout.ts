@@ -63,3 +63,9 @@ export function signInLockoutHooks(db: Db, cfg: Pick<Config, "signInLockout">) {
     }),
   };
 }
+
+/** The operator's unlock (admin API, CLI): forgets the address's failures; says whether it was locked. */
+export async function unlockSignIn(db: Db, email: string): Promise<{ email: string; wasLocked: boolean }> {
+  const key = lockoutKey(email)!;
+  return { email: key, wasLocked: await clearFailures(db, key) };
+}

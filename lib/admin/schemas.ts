@@ -211,3 +211,8 @@ export const CreateUserSchema = z
   })
   .meta({ id: "CreateUser", description: "Without `password` one is generated and returned once." });
 export type CreateUserInput = z.infer<typeof CreateUserSchema>;
+
+/** POST /admin/v1/users/unlock: lifts the sign-in lockout of an email address. */
+export const UnlockSignInSchema = z
+  .strictObject({ email: z.email("must be an email address such as owner@shop.example").max(254) })
+  .meta({ id: "UnlockSignIn", description: "The email address whose dashboard sign-in is to be unlocked." });

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { ZodOpenApiPathsObject } from "zod-openapi";
-import { CreateUserSchema } from "@/lib/admin/schemas";
+import { CreateUserSchema, UnlockSignInSchema } from "@/lib/admin/schemas";
 import { adminErrors, envelopeOf, jsonBody, success } from "./components";
 
 export const CreatedUserSchema = z
@@ -17,6 +17,13 @@ export const CreatedUserSchema = z
 
 const createdUserEnvelope = envelopeOf(CreatedUserSchema, "CreatedUserEnvelope");
 
+export const UnlockedSignInSchema = z
+  .strictObject({
+    email: z.string().meta({ description: "The address, as sign-in counts it (lowercased)." }),
+    wasLocked: z.boolean().meta({ description: "Whether its sign-in was locked; its count of failures is cleared either way." }),
+  })
+  .meta({ id: "UnlockedSignIn" });
+
 export const userPaths: ZodOpenApiPathsObject = {
   "/admin/v1/users": {
     post: {
@@ -30,6 +37,21 @@ export const userPaths: ZodOpenApiPathsObject = {
       responses: {
         201: success("The new user, with the generated password if any.", createdUserEnvelope),
         200: success("An existing user, added to the business.", createdUserEnvelope),
+        ...adminErrors(400, 401, 413, 415),
+      },
+    },
+  },
+  "/admin/v1/users/unlock": {
+    post: {
+      tags: ["Admin"],
+      security: [{ adminBearer: [] }],
+      operationId: "adminUnlockSignIn",
+      summary: "Unlock an email address's dashboard sign-in",
+      description:
+        "Too many wrong passwords for one email address lock its sign-in for `SIGN_IN_LOCKOUT_MINUTES`, whether or not a user has it. This lifts the lock at once and clears the address's count of failures.",
+      requestBody: jsonBody(UnlockSignInSchema, { description: "The address.", example: { email: "owner@shop.example" } }),
+      responses: {
+        200: success("The address, and whether it was locked.", envelopeOf(UnlockedSignInSchema, "UnlockedSignInEnvelope")),
         ...adminErrors(400, 401, 413, 415),
       },
     },

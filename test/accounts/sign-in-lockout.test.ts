@@ -4,7 +4,8 @@ import { getDb } from "@/db/client";
 import { signInLockouts } from "@/db/schema";
 import { createUser } from "@/lib/accounts/users";
 import { config } from "@/lib/config";
-import { newBusiness } from "../helpers";
+import { buildRequest } from "@/scripts/admin-cli";
+import { adminToken, expectProblem, json, newBusiness, request } from "../helpers";
 import { signInWith, unique } from "./support";
 
 /*
@@ -97,5 +98,22 @@ describe("sign-in lockout per email address", () => {
     const [row] = await db.select().from(signInLockouts).where(eq(signInLockouts.email, email));
     expect(row).toMatchObject({ failures: limit() - 1, lockedUntil: null });
     expect((await signIn(email, password)).status).toBe(200);
+  });
+
+  it("lifts a lock at once when the operator unlocks the address (admin API and CLI)", async () => {
+    const { email, password } = await owner();
+    await fail(email, limit());
+    expect((await signIn(email, password)).status).toBe(429);
+    const unlock = (body: unknown, key: string | null = adminToken()) => request("POST", "/admin/v1/users/unlock", { key, body });
+    await expectProblem(await unlock({ email: "not-an-email" }), 400, ["email"]);
+    await expectProblem(await unlock({ email }, null), 401);
+    const res = await unlock({ email: email.toUpperCase() });
+    expect(res.status).toBe(200);
+    expect((await json(res)).data).toEqual({ email, wasLocked: true });
+    expect((await signIn(email, password)).status).toBe(200);
+    // Nothing to lift: the same answer shape, wasLocked false.
+    expect((await json(await unlock({ email }))).data).toEqual({ email, wasLocked: false });
+    expect(buildRequest(["user", "unlock", "--email", email])).toEqual({ method: "POST", path: "/admin/v1/users/unlock", body: { email } });
+    expect(() => buildRequest(["user", "unlock"])).toThrow("user unlock needs --email");
   });
 });
