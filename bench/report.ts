@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { BackgroundFigures } from "./background";
+import type { ExportFigures } from "./dashboard";
 import type { Figures } from "./load";
 import { NOOP } from "./scenarios";
 
@@ -24,6 +25,8 @@ export type RunResult = {
   /** Every round's figures when `repeat` > 1. */
   rounds?: SweepResult[];
   background?: BackgroundFigures;
+  /** The dashboard's CSV export of the whole store, read once (bench/dashboard.ts). */
+  dashboardExport?: ExportFigures;
   scale?: ScaleResult;
   plans?: Record<string, string>;
 };

@@ -7,6 +7,7 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import path from "node:path";
 import { measureBackground } from "./background";
+import { dashboardCookie, ensureDashboardUser, exportLine, measureExport } from "./dashboard";
 import { checkpoint, closeDb, openDb, query, vacuumAnalyze } from "./db";
 import { explainLists } from "./explain";
 import { figuresOf, measure, session, type Figures, type Sample, type Scenario } from "./load";
@@ -216,7 +217,18 @@ async function main(opts: Options) {
         await seedTo(fixture, 1, opts.payments);
         target.keep(fixture);
       }
-      const s = await withServer(target, (server) => sweep(server, fixture, opts.only, opts.connections, true));
+      const dbU = await openDb();
+      await ensureDashboardUser(dbU, fixture.businessId);
+      await closeDb();
+      const s = await withServer(target, async (server) => {
+        fixture.dashboardCookie = await dashboardCookie(server.url);
+        const swept = await sweep(server, fixture, opts.only, opts.connections, true);
+        if (!opts.only || opts.only.includes("dash:export")) {
+          result.dashboardExport = await measureExport(server, fixture.dashboardCookie, fixture.businessId);
+          log(exportLine(result.dashboardExport));
+        }
+        return swept;
+      });
       result.sweep = s.median;
       if (opts.repeat > 1) result.rounds = s.rounds;
       if (opts.background) {
@@ -225,6 +237,7 @@ async function main(opts: Options) {
         await closeDb();
       }
       console.log(`\n${sweepTable(result, result.sweep)}`);
+      if (result.dashboardExport) console.log(`\n${exportLine(result.dashboardExport)}`);
       if (result.background) console.log(`\n${backgroundLines(result.background)}`);
     }
     console.log(`\nraw figures: ${writeResult(result)}`);

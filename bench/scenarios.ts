@@ -8,6 +8,8 @@ export type Fixture = {
   paymentIds: string[];
   /** The seeding anchor: payment g was created g × SPACING_MS before it. */
   anchor: Date;
+  /** A dashboard session of the business's owner (bench/dashboard.ts), set once the server runs. */
+  dashboardCookie?: string;
 };
 
 const pick = <T>(list: T[]) => list[Math.floor(Math.random() * list.length)];
@@ -65,6 +67,14 @@ export function scenarios(f: Fixture): Scenario[] {
         };
       },
     }),
+    // The dashboard's pages, server-rendered for a signed-in owner: the payments table (its first
+    // page, with the per-day chart) and a payment's page.
+    ...(f.dashboardCookie
+      ? [
+          { name: "dash:list", method: "GET", headers: { cookie: f.dashboardCookie }, next: () => ({ path: `/dashboard/${f.businessId}/payments` }) } as Scenario,
+          { name: "dash:detail", method: "GET", headers: { cookie: f.dashboardCookie }, next: () => ({ path: `/dashboard/${f.businessId}/payments/${pick(f.paymentIds)}` }) } as Scenario,
+        ]
+      : []),
     api({
       name: "note",
       method: "PUT",

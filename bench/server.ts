@@ -37,7 +37,17 @@ export async function build(): Promise<void> {
  */
 export type CpuMeters = { server: () => number; thread: () => number; db: () => number };
 
-export type Server = { url: string; stop: () => Promise<void>; cpu: CpuMeters };
+export type Server = { url: string; stop: () => Promise<void>; cpu: CpuMeters; /** The server process's resident memory now, in MB (NaN off Linux). */ rssMb: () => number };
+
+/** A process's resident set size in MB, from /proc/<pid>/status; NaN when unreadable. */
+function rssMbOf(pid: number | undefined): number {
+  try {
+    const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
+    return kb ? Number(kb) / 1024 : NaN;
+  } catch {
+    return NaN;
+  }
+}
 
 /** A process's command name and CPU time (user + system) so far in ms, from /proc (Linux); undefined when unreadable. */
 function procStat(pid: number | string | undefined): { comm: string; cpuMs: number } | undefined {
@@ -160,6 +170,7 @@ export async function startServer(
   }
   return {
     url,
+    rssMb: () => rssMbOf(child.pid),
     cpu: {
       server: () => processCpuMs(child.pid),
       // The main thread's id is the process's.
