@@ -60,6 +60,9 @@ export const payments = pgTable(
     ),
   },
   (t) => [
+    // The list's order. Migration 0017 makes it and payments_obo_created_idx INCLUDE status and
+    // net_amount_usd (drizzle's index builder has no INCLUDE), so the dashboard's per-day chart
+    // reads a range by an index-only scan.
     index("payments_business_created_idx").on(t.businessId, t.createdAt.desc(), t.id.desc()),
     index("payments_business_status_created_idx").on(t.businessId, t.status, t.createdAt.desc(), t.id.desc()),
     index("payments_business_coin_created_idx").on(t.businessId, t.selectedCoin, t.createdAt.desc(), t.id.desc()),
