@@ -14,7 +14,6 @@ import { LOCKED_CODE } from "./lockout-code";
  * lockout of its own; its before/after hooks are the documented way to add one.
  */
 
-
 const SIGN_IN_PATH = "/sign-in/email";
 
 /** The key an address is counted under: what sign-in itself matches (Better Auth lowercases emails). */
