@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { expectAccessible } from "./axe";
-import { createPayment, newBusiness, snap } from "./helpers";
+import { adminAuth, createPayment, newBusiness, snap } from "./helpers";
 import { newUser, signIn, totp } from "./dashboard";
 
 /**
@@ -129,20 +129,54 @@ test("a user sees only their businesses: another merchant's id is a 404, and a v
   expect(res?.status()).toBe(404);
 });
 
-test("every dashboard page passes the accessibility audit", async ({ page, request }) => {
+test("every dashboard page passes the accessibility audit", async ({ page, request, browser }) => {
   test.setTimeout(120_000);
   const b = await newBusiness(request, { name: "Audited shop" });
-  const payment = await createPayment(request, b, { currency: "USD", amount: 12, name: "Audited mug" });
+  const second = await newBusiness(request, { name: "Second audited shop" });
+  // A customer address the bundled databases place: the payment page shows its location table and their credit.
+  const payment = await createPayment(request, b, { currency: "USD", amount: 12, name: "Audited mug", customerIp: "8.8.8.8" });
   const owner = await newUser(request, b.businessId, "owner");
+  const added = await request.post("/admin/v1/users", { headers: adminAuth, data: { email: owner.email, businessId: second.businessId, role: "viewer" } });
+  expect(added.status()).toBe(200);
   await page.goto("/dashboard/sign-in");
   await expectAccessible(page, "dashboard-sign-in");
+  await signIn(page, { email: owner.email, password: "not the password" });
+  await expect(page.locator("#sign-in-error")).toBeVisible();
+  await expectAccessible(page, "dashboard-sign-in-error");
   await signIn(page, owner);
-  await expect(page).toHaveURL(new RegExp(`/dashboard/${b.businessId}/payments`));
+  // Two businesses: the home page lists them.
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByRole("link", { name: /Second audited shop/ })).toBeVisible();
+  await expectAccessible(page, "dashboard-home");
   for (const path of ["/payments", `/payments/${payment.id}`, "/developers", "/settings", "/members"]) {
     await page.goto(`/dashboard/${b.businessId}${path}`);
     await expect(page.getByRole("heading", { level: 1, name: "Audited shop" })).toBeVisible();
     await expectAccessible(page, `dashboard${path.replace(/\//g, "-").replace(payment.id, "detail")}`);
   }
+  await page.goto(`/dashboard/${b.businessId}/payments?fromAmount=ten`);
+  await expect(page.locator("#fromAmount-error")).toBeVisible();
+  await expectAccessible(page, "dashboard-payments-invalid-filter");
+  expect((await page.goto(`/dashboard/${b.businessId}/payments/00000000-0000-4000-8000-000000000000`))?.status()).toBe(404);
+  await expectAccessible(page, "dashboard-not-found");
+
   await page.goto("/dashboard/security");
   await expectAccessible(page, "dashboard-security");
+  await page.getByLabel("Current password").fill("not my password");
+  await page.getByRole("button", { name: "Change password" }).click();
+  await expect(page.locator("#new-password-error")).toBeVisible();
+  await expectAccessible(page, "dashboard-security-errors");
+
+  // The invitation page, as the invitee sees it before signing in.
+  await page.goto(`/dashboard/${b.businessId}/members`);
+  await page.getByLabel("Email", { exact: true }).fill(`invitee-${Date.now()}@shop.example`);
+  await page.getByRole("button", { name: "Create invitation" }).click();
+  const url = (await page.getByTestId("invite-url").textContent())!.trim();
+  await expectAccessible(page, "dashboard-members-invitation-link");
+  const fresh = await browser.newContext();
+  const invitee = await fresh.newPage();
+  await invitee.goto(url);
+  await expect(invitee.getByRole("heading", { name: "Join Audited shop" })).toBeVisible();
+  await expectAccessible(invitee, "dashboard-invite");
+  await fresh.close();
 });
+
