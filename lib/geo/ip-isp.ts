@@ -34,7 +34,8 @@ import ipaddr from "ipaddr.js";
  *         parse's garbage used), +57-60 MB at the peak of the load (the 21 MB file is read whole).
  *   IPv6: 103,197 rows (93,345 ranges), 49,002 names: loaded in ~140-170 ms; +3.0 MB heap and
  *         +3.2 MB typed arrays; RSS +17-22 MB, +31 MB at the peak.
- *   A lookup: ~1 µs (IPv4), ~3 µs (IPv6), address parsing included.
+ *   A lookup: ~1 µs (IPv4), ~3 µs (IPv6), address parsing included. `npx tsx bench/ip-lookup.ts`
+ *   measures the whole location lookup (city file and ASN table) per family.
  * The parse yields to the event loop every 10,000 lines (the longest stall measured: ~20-50 ms),
  * so the first lookup of a family does not hold other requests up for its whole load. Each family
  * is loaded lazily, on its first lookup, once per process (globalThis: Next dev reloads modules),

@@ -6,15 +6,13 @@ import { createUser } from "@/lib/accounts/users";
 import { config } from "@/lib/config";
 import { buildRequest } from "@/scripts/admin-cli";
 import { adminToken, expectProblem, json, newBusiness, request } from "../helpers";
-import { signInWith, unique } from "./support";
+import { signIn, unique } from "./support";
 
 /*
  * The per-email lockout (lib/accounts/sign-in-lockout.ts) through Better Auth's own handler.
  * Every attempt comes from an address of its own, so the per-address rate limit never answers
  * first: this is the spread-out guesser the lockout is for.
  */
-
-const signIn = (email: string, password: string) => signInWith(email, password);
 
 async function fail(email: string, times: number) {
   for (let i = 0; i < times; i++) expect((await signIn(email, `wrong password ${i}`)).status).toBe(401);

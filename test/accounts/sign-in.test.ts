@@ -8,8 +8,6 @@ import { config } from "@/lib/config";
 import { newBusiness } from "../helpers";
 import { authCall, cookieOf, newIp, origin, unique } from "./support";
 
-const call = authCall;
-
 describe("dashboard sign-in (Better Auth)", () => {
   it("signs a user in with an HttpOnly SameSite session cookie, and out again", async () => {
     const b = await newBusiness();
@@ -18,7 +16,7 @@ describe("dashboard sign-in (Better Auth)", () => {
     expect(made.created).toBe(true);
     expect(made.password).toMatch(/^[A-Za-z0-9_-]{24}$/);
     const ip = newIp();
-    const res = await call("/sign-in/email", { body: { email, password: made.password }, ip });
+    const res = await authCall("/sign-in/email", { body: { email, password: made.password }, ip });
     expect(res.status, await res.clone().text()).toBe(200);
     const setCookie = res.headers.getSetCookie().find((c) => c.includes("session_token"))!;
     expect(setCookie).toMatch(/HttpOnly/i);
@@ -26,10 +24,10 @@ describe("dashboard sign-in (Better Auth)", () => {
     expect(setCookie).toMatch(/Max-Age=43200/); // SESSION_HOURS
     expect(setCookie).not.toMatch(/Secure/); // http://: see the https case below
     const cookie = cookieOf(res);
-    const session = await call("/get-session", { method: "GET", cookie, ip });
+    const session = await authCall("/get-session", { method: "GET", cookie, ip });
     expect((await session.json()).user.email).toBe(email);
-    expect((await call("/sign-out", { body: {}, cookie, ip })).status).toBe(200);
-    const after = await call("/get-session", { method: "GET", cookie, ip });
+    expect((await authCall("/sign-out", { body: {}, cookie, ip })).status).toBe(200);
+    const after = await authCall("/get-session", { method: "GET", cookie, ip });
     expect(await after.json()).toBeNull();
   });
 
@@ -59,18 +57,18 @@ describe("dashboard sign-in (Better Auth)", () => {
     const email = unique("expiry");
     const made = await createUser(await getDb(), { email, businessId: b.businessId, role: "viewer" });
     const ip = newIp();
-    const cookie = cookieOf(await call("/sign-in/email", { body: { email, password: made.password }, ip }));
-    expect((await (await call("/get-session", { method: "GET", cookie, ip })).json()).user.email).toBe(email);
+    const cookie = cookieOf(await authCall("/sign-in/email", { body: { email, password: made.password }, ip }));
+    expect((await (await authCall("/get-session", { method: "GET", cookie, ip })).json()).user.email).toBe(email);
     await (await getDb()).update(sessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(sessions.userId, made.userId));
-    expect(await (await call("/get-session", { method: "GET", cookie, ip })).json()).toBeNull();
+    expect(await (await authCall("/get-session", { method: "GET", cookie, ip })).json()).toBeNull();
   });
 
   it("answers a wrong password and an unknown email alike", async () => {
     const b = await newBusiness();
     const email = unique("dev");
     await createUser(await getDb(), { email, password: "correct horse battery", businessId: b.businessId, role: "developer" });
-    const wrong = await call("/sign-in/email", { body: { email, password: "not the password" }, ip: newIp() });
-    const unknown = await call("/sign-in/email", { body: { email: unique("nobody"), password: "not the password" }, ip: newIp() });
+    const wrong = await authCall("/sign-in/email", { body: { email, password: "not the password" }, ip: newIp() });
+    const unknown = await authCall("/sign-in/email", { body: { email: unique("nobody"), password: "not the password" }, ip: newIp() });
     expect(wrong.status).toBe(401);
     expect(unknown.status).toBe(wrong.status);
     expect(await unknown.json()).toEqual(await wrong.json());
@@ -80,9 +78,9 @@ describe("dashboard sign-in (Better Auth)", () => {
     const ip = newIp();
     expect(config().signInAttemptsPerMinute).toBe(5);
     for (let i = 0; i < config().signInAttemptsPerMinute; i++) {
-      expect((await call("/sign-in/email", { body: { email: unique("x"), password: "wrong password" }, ip })).status).toBe(401);
+      expect((await authCall("/sign-in/email", { body: { email: unique("x"), password: "wrong password" }, ip })).status).toBe(401);
     }
-    const limited = await call("/sign-in/email", { body: { email: unique("x"), password: "wrong password" }, ip });
+    const limited = await authCall("/sign-in/email", { body: { email: unique("x"), password: "wrong password" }, ip });
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get("x-retry-after"))).toBeGreaterThan(0);
   });
@@ -92,7 +90,7 @@ describe("dashboard sign-in (Better Auth)", () => {
     const email = unique("csrf");
     const made = await createUser(await getDb(), { email, businessId: b.businessId, role: "owner" });
     const ip = newIp();
-    const cookie = cookieOf(await call("/sign-in/email", { body: { email, password: made.password }, ip }));
+    const cookie = cookieOf(await authCall("/sign-in/email", { body: { email, password: made.password }, ip }));
     const auth = await getAuth();
     const forged = await auth.handler(
       new Request(`${origin()}/api/auth/sign-out`, {
@@ -102,11 +100,11 @@ describe("dashboard sign-in (Better Auth)", () => {
       }),
     );
     expect(forged.status).toBe(403);
-    expect((await (await call("/get-session", { method: "GET", cookie, ip })).json()).user.email).toBe(email);
+    expect((await (await authCall("/get-session", { method: "GET", cookie, ip })).json()).user.email).toBe(email);
   });
 
   it("has no public sign-up", async () => {
-    const res = await call("/sign-up/email", { body: { email: unique("self"), password: "a long password", name: "Self" }, ip: newIp() });
+    const res = await authCall("/sign-up/email", { body: { email: unique("self"), password: "a long password", name: "Self" }, ip: newIp() });
     expect(res.status).toBeGreaterThanOrEqual(400);
   });
 });

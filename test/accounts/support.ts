@@ -27,4 +27,4 @@ export async function authCall(path: string, init: { body?: unknown; cookie?: st
 /** The Cookie header a browser would send back after `res`. */
 export const cookieOf = (res: Response) => res.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
 
-export const signInWith = (email: string, password: string, ip?: string) => authCall("/sign-in/email", { body: { email, password }, ip });
+export const signIn = (email: string, password: string, ip?: string) => authCall("/sign-in/email", { body: { email, password }, ip });

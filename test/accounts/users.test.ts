@@ -5,8 +5,8 @@ import { authorize } from "@/lib/accounts/authorize";
 import { can } from "@/lib/accounts/roles";
 import { buildRequest } from "@/scripts/admin-cli";
 import { adminToken, expectProblem, json, newBusiness, request } from "../helpers";
+import { unique } from "./support";
 
-const unique = (name: string) => `${name}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@shop.example`;
 const createUser = (body: unknown, key: string | null = adminToken()) => request("POST", "/admin/v1/users", { key, body });
 
 describe("POST /admin/v1/users", () => {

@@ -1,16 +1,15 @@
 import { expect } from "vitest";
 import { getDb } from "@/db/client";
 import type { MemberRole } from "@/db/schema/accounts";
-import { getAuth } from "@/lib/accounts/auth";
 import { createUser } from "@/lib/accounts/users";
 import type { CreateBusinessInput } from "@/lib/admin/schemas";
-import { config } from "@/lib/config";
 import { ApiError } from "@/lib/http/errors";
+import { signIn as signInAs, unique } from "../accounts/support";
 import { newBusiness } from "../helpers";
 
 /** Shared steps of the dashboard tests: a business with one user per role, and the expected errors. */
 
-export const unique = (name: string) => `${name}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@shop.example`;
+export { unique };
 
 export async function userOf(businessId: number, role: MemberRole, password?: string) {
   const made = await createUser(await getDb(), { email: unique(role), businessId, role, password });
@@ -48,18 +47,7 @@ export async function rejects(work: Promise<unknown>, status: number, fields?: s
   return e;
 }
 
-let ipSeq = 0;
-
 /** Signs in through Better Auth's own handler (as the browser does): the response's status. */
 export async function signIn(email: string, password: string): Promise<number> {
-  const origin = config().publicBaseUrl;
-  const ip = `203.0.113.${(++ipSeq % 200) + Math.floor(Math.random() * 50)}`;
-  const res = await (await getAuth()).handler(
-    new Request(`${origin}/api/auth/sign-in/email`, {
-      method: "POST",
-      headers: { origin, "content-type": "application/json", "x-forwarded-for": ip },
-      body: JSON.stringify({ email, password }),
-    }),
-  );
-  return res.status;
+  return (await signInAs(email, password)).status;
 }

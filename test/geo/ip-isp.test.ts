@@ -126,15 +126,4 @@ describe("ispOfIp", () => {
       expect(quotes!.name).toMatch(/[^"]"[^"]|"$/); // e.g. LLC "SPUTNIK": single quotes left inside
     });
   }
-
-  it("answers a lookup in microseconds once the table is loaded", async () => {
-    await ispOfIp("8.8.8.8");
-    await ispOfIp("2001:4860:4860::8888");
-    const started = performance.now();
-    for (let i = 0; i < 2000; i++) {
-      await ispOfIp(`81.2.${i % 256}.${(i * 7) % 256}`);
-      await ispOfIp(`2a00:${(i * 31).toString(16)}::${i.toString(16)}`);
-    }
-    expect((performance.now() - started) / 4000).toBeLessThan(0.1); // ms per lookup
-  });
 });

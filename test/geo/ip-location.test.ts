@@ -97,11 +97,4 @@ describe("ipLocationColumns", () => {
     expect(await ipLocationColumns("192.168.0.10")).toEqual({ city: null, country: null, isp: null });
     expect(await ipLocationColumns(null)).toEqual({ city: null, country: null, isp: null });
   });
-
-  it("answers a lookup in well under a millisecond once the file is open", async () => {
-    await locateIp("8.8.8.8");
-    const started = performance.now();
-    for (let i = 0; i < 1000; i++) await locateIp(`81.2.${i % 256}.${(i * 7) % 256}`);
-    expect((performance.now() - started) / 1000).toBeLessThan(1);
-  });
 });
