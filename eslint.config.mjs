@@ -3,7 +3,7 @@ import next from "eslint-config-next";
 /**
  * The layers (ARCHITECTURE.md): an arrow points from a layer to those it may import.
  *   app/ → components/, lib/, db/        inngest/ → lib/, db/
- *   components/ → lib/, db/              lib/ → db/        db/ → db/domain.ts only
+ *   components/ → lib/, db/              lib/ → db/        db/ → domain/statuses.ts only
  */
 const forbid = (layers, why) => ({
   "no-restricted-imports": [

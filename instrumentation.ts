@@ -12,7 +12,7 @@ export async function register() {
     proc?.exit(1);
   }
   const { getDb } = await import("@/db/client");
-  const { bootstrapFirstRun } = await import("@/lib/admin/bootstrap");
+  const { bootstrapFirstRun } = await import("@/lib/businesses/bootstrap");
   await bootstrapFirstRun(await getDb());
   // Background work: the embedded runner, or Inngest when INNGEST_EVENT_KEY/INNGEST_DEV is set.
   const { startBackground } = await import("@/lib/background/driver");

@@ -11,7 +11,7 @@ export type Business = { businessId: number; apiKey: string };
 
 /** A test-mode business and its API key, made by the same service function as the admin API. */
 export async function createBenchBusiness(db: Db, name: string, webhookUrl?: string): Promise<Business> {
-  const { createBusiness } = await import("@/lib/admin/businesses");
+  const { createBusiness } = await import("@/lib/businesses/businesses");
   const b = await createBusiness(db, { name, mode: "test", ...(webhookUrl ? { webhookUrl } : {}) });
   return { businessId: b.businessId, apiKey: b.apiKey };
 }

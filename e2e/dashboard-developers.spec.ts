@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { TEST_EXTENDED_PUBLIC_KEYS } from "../lib/chains/derive";
+import { TEST_EXTENDED_PUBLIC_KEYS } from "@/lib/wallets/derive";
 import { Webhook } from "svix";
 import { newUser, signIn as signInPage } from "./dashboard";
 import { adminAuth, newBusiness, snap, type Business } from "./helpers";

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { bitcoinRpc } from "../lib/chains/rpc/bitcoin-rpc";
+import { bitcoinRpc } from "@/lib/chains/bitcoin/rpc";
 import { LITECOIN_REGTEST_TPUB } from "../test/chains/nodes/litecoind";
 import { adminAuth, createPayment, fetchPayment, newBusiness, snap } from "./helpers";
 import { e2eLitecoinNode, LITECOIN_START_ERROR_ENV } from "./litecoin-node";

@@ -1,8 +1,8 @@
 import Big from "big.js";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { quoteBaseUnits, unitsToDecimal } from "../lib/chains/amounts";
-import { DEFAULT_RATE_TABLE } from "../lib/chains/default-rates";
-import { tableRate } from "../lib/chains/rates";
+import { quoteBaseUnits, unitsToDecimal } from "@/domain/amounts";
+import { DEFAULT_RATE_TABLE } from "@/lib/rates/default-rates";
+import { tableRate } from "@/lib/rates/rate-source";
 import type { CheckoutView } from "../lib/checkout/view";
 import { marketMockControl } from "../test/rates/market-mock";
 import { apiAuth, createPayment, newBusiness, snap, type Business } from "./helpers";

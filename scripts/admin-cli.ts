@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import type { RatesReport } from "@/lib/admin/rates";
+import type { RatesReport } from "@/lib/rates/report";
 import { chainsTable, ratesTable, type ChainRow } from "./admin-tables";
 
 /**

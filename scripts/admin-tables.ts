@@ -1,5 +1,5 @@
 import Big from "big.js";
-import type { RatesReport } from "@/lib/admin/rates";
+import type { RatesReport } from "@/lib/rates/report";
 
 /** The tables `npm run admin -- chains` and `npm run admin -- rates` print (scripts/admin-cli.ts). */
 

@@ -5,8 +5,10 @@
  * `--base-url URL` sends every provider to another host (a mirror, or the tests' local server).
  */
 import { parseArgs } from "node:util";
-import { COINS, type CoinName } from "@/lib/chains/coins";
-import { providersFromList, RATE_PROVIDER_IDS, snapshotRateSource, type ProviderSnapshot } from "@/lib/chains/rate-providers";
+import { COINS, type CoinName } from "@/domain/coins";
+import { providersFromList, type ProviderSnapshot } from "@/lib/rates/providers/index";
+import { RATE_PROVIDER_IDS } from "@/lib/config/rates";
+import { snapshotRateSource } from "@/lib/rates/snapshot-source";
 
 const SHOWN: CoinName[] = ["BITCOIN", "ETHEREUM", "LITECOIN", "BITCOIN_CASH", "ETH_TETHER"];
 const CURRENCIES = ["USD", "EUR", "JPY"];

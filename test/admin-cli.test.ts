@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ratesReportOf, type RatesReport } from "@/lib/admin/rates";
+import { ratesReportOf, type RatesReport } from "@/lib/rates/report";
 import type { ExchangeRateRow } from "@/db/schema";
 import { adminToken as cliAdminToken, buildRequest, describeFailure, HELP, run, UsageError, type Env } from "@/scripts/admin-cli";
 import { ratesTable, shortDecimal } from "@/scripts/admin-tables";

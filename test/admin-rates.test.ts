@@ -6,14 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb, type Db } from "@/db/client";
 import { allRates, providerRuns, recordProviderRun, recordRejectedRate, storeRates, type GoodRate } from "@/db/queries/rates";
 import { exchangeRates, rateProviderRuns, type ExchangeRateRow } from "@/db/schema";
-import { ratesReport, ratesReportOf, type RatesReport } from "@/lib/admin/rates";
-import { COIN_NAMES } from "@/lib/chains/coins";
-import { DEFAULT_RATE_TABLE } from "@/lib/chains/default-rates";
-import { acceptedCurrencies } from "@/lib/chains/quote-rates";
-import { Dec } from "@/lib/chains/rate-providers/decimal";
-import type { RateProviderId } from "@/lib/chains/rate-providers/types";
+import { ratesReport, ratesReportOf, type RatesReport } from "@/lib/rates/report";
+import { COIN_NAMES } from "@/domain/coins";
+import { DEFAULT_RATE_TABLE } from "@/lib/rates/default-rates";
+import { acceptedCurrencies } from "@/lib/rates/quote";
+import { Dec } from "@/lib/rates/providers/decimal";
+import type { RateProviderId } from "@/lib/config/rates";
 import type { RatesConfig } from "@/lib/config/rates";
-import { isPayableCurrency } from "@/lib/money/currencies";
+import { isPayableCurrency } from "@/domain/currencies";
 import { RatesReportSchema } from "@/lib/openapi/admin-rates";
 import { adminToken, expectProblem, json, request } from "./helpers";
 import { RATES, RATES_TESTS_LOCK } from "./rates/fixtures";
@@ -23,7 +23,7 @@ import { oneFileAtATime } from "./serial";
 oneFileAtATime(RATES_TESTS_LOCK);
 
 /**
- * The operator's view of the rates (lib/admin/rates.ts, GET /admin/v1/rates). The database may
+ * The operator's view of the rates (lib/rates/report.ts, GET /admin/v1/rates). The database may
  * be shared with other files (DATABASE_URL), whose provider rows would count in a median: this
  * file's rows are under made-up provider names, and the assertions on values and medians read
  * only those providers' rows. Its clock is in the past, so its rows are stale for any other

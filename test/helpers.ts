@@ -1,10 +1,10 @@
 import { expect } from "vitest";
 import { chainCursors } from "@/db/schema";
-import { coinsOfChain, tokenContractsOn } from "@/lib/chains/live-coins";
+import { coinsOfChain, tokenContractsOn } from "@/domain/watched-chains";
 import { getDb } from "@/db/client";
-import { createBusiness } from "@/lib/admin/businesses";
-import { TEST_EXTENDED_PUBLIC_KEYS } from "@/lib/chains/derive";
-import type { CreateBusinessInput } from "@/lib/admin/schemas";
+import { createBusiness } from "@/lib/businesses/businesses";
+import { TEST_EXTENDED_PUBLIC_KEYS } from "@/lib/wallets/derive";
+import type { CreateBusinessInput } from "@/lib/businesses/schemas";
 import { config } from "@/lib/config";
 import type { Handler } from "@/lib/http/route";
 import * as paymentsRoute from "@/app/v1/businesses/[businessId]/payments/route";

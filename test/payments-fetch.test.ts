@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { executeRows, getDb } from "@/db/client";
-import { createApiKey } from "@/lib/admin/businesses";
+import { createApiKey } from "@/lib/businesses/businesses";
 import { PaymentSchema } from "@/lib/payments/schemas";
 import { createPayment, expectProblem, json, newBusiness, paymentsPath, request } from "./helpers";
 

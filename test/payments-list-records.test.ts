@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { loadPaymentDetails } from "@/db/queries/payments-read";
-import { PAYMENT_STATUSES } from "@/lib/payments/status";
+import { PAYMENT_STATUSES } from "@/domain/statuses";
 import { PaymentListSchema, type PaymentRecord } from "@/lib/payments/schemas";
 import { LIST_RECORDS_WRITERS } from "@/lib/payments/list-records";
 import { paymentRecord } from "@/lib/payments/record";

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { loadPaymentDetails } from "@/db/queries/payments-read";
 import { paymentRecord } from "@/lib/payments/record";
-import { PAYMENT_STATUSES } from "@/lib/payments/status";
+import { PAYMENT_STATUSES } from "@/domain/statuses";
 import { PaymentSchema, type PaymentRecord } from "@/lib/payments/schemas";
 import { webhookPayload } from "@/lib/webhooks/payload";
 import { json, paymentsPath, request } from "./helpers";

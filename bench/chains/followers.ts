@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
 import type { Db } from "@/db/client";
-import type { BitcoinRpc } from "@/lib/chains/rpc/bitcoin-rpc";
-import type { EvmClient } from "@/lib/chains/rpc/evm-rpc";
+import type { BitcoinRpc } from "@/lib/chains/bitcoin/rpc";
+import type { EvmClient } from "@/lib/chains/evm/rpc";
 import { randomEvmAddress, type EvmBench } from "./evm";
 import { randomLitecoinAddress, type LitecoinBench } from "./litecoin";
+import { reconcilePayment } from "@/lib/payments/reconcile";
 
 /**
  * The two followers as the scan measurements drive them (scan.ts): each under a cursor of its
@@ -87,11 +88,11 @@ export type Follower = {
 };
 
 export async function litecoinFollower(db: Db, ltc: LitecoinBench): Promise<Follower> {
-  const { followBitcoinChain } = await import("@/lib/chains/watch/bitcoin-follower");
+  const { followBitcoinChain } = await import("@/lib/chains/bitcoin/follower");
   const { watchedCharges } = await import("@/db/queries/chain-watch");
   const { scriptPubKeyOf } = await import("@/lib/chains/bitcoin/scan");
   const { rpc, times } = timedBitcoinRpc(ltc.rpc);
-  const options = { chain: "LITECOIN" as const, rpc, net: "regtest" as const, owner: "bench", cursor: `LITECOIN-bench-${randomUUID()}`, lateWindowMs: WEEK, seenInMempool: new Set<string>() };
+  const options = { chain: "LITECOIN" as const, rpc, net: "regtest" as const, owner: "bench", cursor: `LITECOIN-bench-${randomUUID()}`, lateWindowMs: WEEK, decide: reconcilePayment, seenInMempool: new Set<string>() };
   return {
     chain: "LITECOIN",
     tick: () => followBitcoinChain(db, options),
@@ -122,11 +123,11 @@ export async function litecoinFollower(db: Db, ltc: LitecoinBench): Promise<Foll
 }
 
 export async function evmFollower(db: Db, evm: EvmBench): Promise<Follower> {
-  const { followEvmChain, EVM_COINS } = await import("@/lib/chains/watch/evm-follower");
+  const { followEvmChain, EVM_COINS } = await import("@/lib/chains/evm/follower");
   const { watchedCharges } = await import("@/db/queries/chain-watch");
   const { watchedSet } = await import("@/lib/chains/evm/scan");
   const { client, times } = timedEvmClient(evm.client);
-  const options = { client, net: "regtest" as const, owner: "bench", cursor: `ETHEREUM-bench-${randomUUID()}`, lateWindowMs: WEEK, tokens: new Map() };
+  const options = { client, net: "regtest" as const, owner: "bench", cursor: `ETHEREUM-bench-${randomUUID()}`, lateWindowMs: WEEK, decide: reconcilePayment, tokens: new Map() };
   await evm.automine(false);
   return {
     chain: "ETHEREUM",

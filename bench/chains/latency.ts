@@ -115,7 +115,7 @@ export async function measureLatency(o: {
   samples: number;
   log: (s: string) => void;
 }): Promise<LatencyFigures> {
-  const { CHAIN_POLL_MS } = await import("@/lib/chains/watch/chains");
+  const { CHAIN_POLL_MS } = await import("@/lib/chains/follow");
   const stepMs: [number, number] = [3_000, 8_000];
   const runner = await startTimedRunner(o.getDb);
   try {

@@ -3,7 +3,7 @@ import { ripemd160 } from "@noble/hashes/legacy.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, concatBytes, hexToBytes, randomBytes } from "@noble/hashes/utils.js";
 import { bech32 } from "@scure/base";
-import { toBaseUnits } from "@/lib/chains/amounts";
+import { toBaseUnits } from "@/domain/amounts";
 import type { VerboseTx } from "@/lib/chains/bitcoin/scan";
 import { startLitecoind, type Litecoind } from "../../test/chains/nodes/litecoind";
 

@@ -54,12 +54,12 @@ export async function runChains(o: Options): Promise<void> {
       load: { start: load() },
     };
 
-    const { createBusiness } = await import("@/lib/admin/businesses");
+    const { createBusiness } = await import("@/lib/businesses/businesses");
     const { findBusiness } = await import("@/db/queries/businesses");
     const { createPayment } = await import("@/lib/payments/create");
     const { selectCoin } = await import("@/lib/checkout/select");
     const { findCharge } = await import("@/db/queries/charges");
-    const { TEST_EXTENDED_PUBLIC_KEYS } = await import("@/lib/chains/derive");
+    const { TEST_EXTENDED_PUBLIC_KEYS } = await import("@/lib/wallets/derive");
     const { LITECOIN_REGTEST_TPUB } = await import("../../test/chains/nodes/litecoind");
     let shop: Awaited<ReturnType<typeof findBusiness>> | undefined;
     let seq = 0;

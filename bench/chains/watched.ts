@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { COINS } from "@/lib/chains/coins";
+import { COINS } from "@/domain/coins";
 import { requiredConfirmations } from "@/lib/chains/confirmations";
 import { query } from "../db";
 

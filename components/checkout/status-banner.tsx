@@ -1,5 +1,5 @@
 import type { CheckoutView } from "@/lib/checkout/view";
-import { isTerminal } from "@/lib/payments/transitions";
+import { isTerminal } from "@/domain/transitions";
 import { statusMessage, type Tone } from "./status-message";
 import { StatusIcon } from "./status-icon";
 

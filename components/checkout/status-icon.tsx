@@ -1,4 +1,4 @@
-import type { PaymentStatus } from "@/lib/payments/status";
+import type { PaymentStatus } from "@/domain/statuses";
 import type { Tone } from "./status-message";
 
 const CIRCLE: Record<Tone, string> = {

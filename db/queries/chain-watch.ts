@@ -1,6 +1,7 @@
 import { and, eq, gte, inArray, isNotNull, isNull, notInArray, or, sql } from "drizzle-orm";
 import { executeRows, type Tx } from "../client";
-import { TERMINAL_STATUSES, type CoinName, type PaymentStatus } from "../domain";
+import type { CoinName } from "@/domain/coins";
+import { TERMINAL_STATUSES, type PaymentStatus } from "@/domain/statuses";
 import { businesses, charges, payments, transfers } from "../schema";
 
 export type WatchedCharge = { paymentId: string; address: string; coin: CoinName; status: PaymentStatus };

@@ -1,5 +1,5 @@
 import { and, eq, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
-import type { PaymentStatus } from "../domain";
+import type { PaymentStatus } from "@/domain/statuses";
 import { customers, payments, type Business } from "../schema";
 import { paymentScope } from "./payments-read";
 

@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { executeRows, type Tx } from "../client";
-import { TERMINAL_STATUSES, type PaymentStatus } from "../domain";
+import { TERMINAL_STATUSES, type PaymentStatus } from "@/domain/statuses";
 import { payments, type Business } from "../schema";
 import { filterConditions, searchPattern, type PaymentFilter } from "./payment-filter";
 import {

@@ -1,6 +1,6 @@
 import { and, asc, eq, getTableColumns, inArray, isNotNull, sql, type SQL, type WithSubquery } from "drizzle-orm";
 import type { Tx } from "../client";
-import type { PaymentStatus } from "../domain";
+import type { PaymentStatus } from "@/domain/statuses";
 import { prepared } from "../prepared";
 import { charges, customerIps, customers, payments, transfers, type Business, type ChargeRow, type PaymentRow, type TransferRow } from "../schema";
 import { RECORD_CUSTOMER_COLUMNS, RECORD_IP_COLUMNS, type CustomerWithIps } from "./customers";

@@ -15,7 +15,7 @@ export const apiKeys = pgTable(
     revokedAt: timestamp("revoked_at", { withTimezone: true, precision: 3 }),
     /**
      * When the key last authenticated a request, to the minute: written at most once a minute
-     * per key (lib/auth/api-keys.ts, `noteKeyUse`), as every API request passes through there.
+     * per key (lib/accounts/api-keys.ts, `noteKeyUse`), as every API request passes through there.
      */
     lastUsedAt: timestamp("last_used_at", { withTimezone: true, precision: 3 }),
   },

@@ -2,7 +2,8 @@ import { sql, type SQL } from "drizzle-orm";
 import { bigint, bigserial, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { businesses } from "./businesses";
 import { customers } from "./customers";
-import type { CoinName, PaymentStatus } from "../domain";
+import type { CoinName } from "@/domain/coins";
+import type { PaymentStatus } from "@/domain/statuses";
 
 export type TimelineEntry = { time: string; paymentStatus: PaymentStatus };
 export type FeeTransfer = { businessId: number; percent: number };

@@ -4,7 +4,7 @@ const at = (name: string) => timestamp(name, { withTimezone: true, precision: 3 
 
 /**
  * The last good value of every rate each market provider gave, written by the one refresher
- * (lib/chains/rate-providers/refresh.ts) and read by every instance when it quotes. `kind`
+ * (lib/rates/refresh.ts) and read by every instance when it quotes. `kind`
  * "coin": USD per one whole coin (key: the coin, e.g. LITECOIN); "fiat": units of the
  * currency per one USD (key: the ISO code). Values are exact decimals (numeric without scale).
  * A value the refresher refused (a jump) is kept beside the last good one, for operators.

@@ -1,6 +1,7 @@
 import { getDb } from "@/db/client";
 import { inngest } from "@/lib/background/inngest-client";
-import { CHAIN_POLL_MS, followConfiguredChains } from "@/lib/chains/watch/chains";
+import { CHAIN_POLL_MS, followConfiguredChains } from "@/lib/chains/follow";
+import { reconcilePayment } from "@/lib/payments/reconcile";
 import { config } from "@/lib/config";
 
 /** Ticks per run: Inngest's cron fires once a minute, and chains are followed every CHAIN_POLL_MS within it. */
@@ -25,7 +26,7 @@ export const followChains = inngest.createFunction(
     const seen: Record<string, { to: number | null; error: string | null }> = {};
     for (let i = 0; i < TICKS_PER_RUN; i++) {
       const states = await step.run(`tick-${i}`, async () =>
-        (await followConfiguredChains(await getDb(), chains)).map((s) => ({ chain: s.chain, to: s.lastResult?.to ?? null, error: s.lastError })),
+        (await followConfiguredChains(await getDb(), chains, reconcilePayment)).map((s) => ({ chain: s.chain, to: s.lastResult?.to ?? null, error: s.lastError })),
       );
       for (const s of states) seen[s.chain] = { to: s.to, error: s.error };
       if (i < TICKS_PER_RUN - 1) await step.sleep(`wait-${i}`, CHAIN_POLL_MS);

@@ -1,6 +1,6 @@
 import { getDb } from "@/db/client";
 import { inngest } from "@/lib/background/inngest-client";
-import { refreshRates } from "@/lib/chains/rate-providers/refresh";
+import { refreshRates } from "@/lib/rates/refresh";
 import { config } from "@/lib/config";
 
 /**

@@ -1,6 +1,6 @@
 import { isAPIError } from "better-auth/api";
 import { z } from "zod";
-import { CreateUserSchema } from "@/lib/admin/schemas";
+import { CreateUserSchema } from "./schemas";
 import { invalidField } from "@/lib/http/errors";
 import { parseWith } from "@/lib/http/parse";
 import type { Auth } from "./auth";

@@ -2,8 +2,8 @@ import type { Db } from "@/db/client";
 import { afterCommit } from "@/db/transaction";
 import { config, type Config } from "@/lib/config";
 import { subscribe, type Listener, type Notice } from "@/lib/events/bus";
-import type { PaymentStatus } from "@/lib/payments/status";
-import { TRANSITIONS } from "@/lib/payments/transitions";
+import type { PaymentStatus } from "@/domain/statuses";
+import { TRANSITIONS } from "@/domain/transitions";
 
 /*
  * The background driver (design §2), decided from configuration:

@@ -1,9 +1,10 @@
 import type { Db } from "@/db/client";
 import { expireDuePayments } from "@/lib/payments/expiry";
 import { deliverDue } from "@/lib/webhooks/deliver";
-import { followConfiguredChains } from "@/lib/chains/watch/chains";
+import { followConfiguredChains } from "@/lib/chains/follow";
+import { reconcilePayment } from "@/lib/payments/reconcile";
 import { config } from "@/lib/config";
-import { DUE_CHECK_MS, refreshRates } from "@/lib/chains/rate-providers/refresh";
+import { DUE_CHECK_MS, refreshRates } from "@/lib/rates/refresh";
 
 /** One pass of background work: idempotent service functions that claim what is due. */
 export type Job = { name: string; run: (db: Db, now: Date) => Promise<unknown> };
@@ -18,7 +19,7 @@ export const JOBS: Job[] = [
     },
   },
   // The configured chains' nodes (BITCOIN_RPC_URL, LITECOIN_RPC_URL, …), each every few seconds.
-  { name: "follow-chains", run: (db, now) => followConfiguredChains(db, config().chains, now) },
+  { name: "follow-chains", run: (db, now) => followConfiguredChains(db, config().chains, reconcilePayment, now) },
   // The market rates (RATE_PROVIDERS): this instance asks once a second whether a refresh is due;
   // the shared schedule lets one instance per RATE_REFRESH_SECONDS fetch.
   { name: "refresh-rates", run: async (db, now) => (now.getTime() >= nextRateCheck ? checkRates(db, now) : null) },

@@ -1,4 +1,4 @@
-import { COINS, type CoinName } from "./coins";
+import { COINS, type CoinName } from "@/domain/coins";
 
 /**
  * Confirmations a transfer needs before it counts as paid (PROCESSING), per coin.

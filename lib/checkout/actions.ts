@@ -4,7 +4,7 @@ import { refresh } from "next/cache";
 import { z } from "zod";
 import { getDb } from "@/db/client";
 import { wireBackground } from "@/lib/background/driver";
-import { simulate, type SimulateAction } from "@/lib/chains/simulator";
+import { simulate, type SimulateAction } from "@/lib/checkout/simulator";
 import { cancelPayment } from "@/lib/checkout/cancel";
 import { setCustomerEmail } from "@/lib/checkout/customer";
 import { selectCoin } from "@/lib/checkout/select";

@@ -3,7 +3,7 @@ import { listTransfers } from "@/db/queries/charges";
 import type { PaymentRow } from "@/db/schema";
 import { conflict } from "@/lib/http/errors";
 import { transition } from "@/lib/payments/state-machine";
-import { loadForUpdate } from "./load";
+import { loadForUpdate } from "@/lib/payments/lock";
 import { inTransaction } from "@/db/transaction";
 
 /** The customer gives up before paying anything: AWAITING_PAYMENT → CANCELLED. */

@@ -4,7 +4,7 @@ import { addCustomerIp } from "@/db/queries/customers";
 import { customers, payments } from "@/db/schema";
 import { ipLocationColumns } from "@/lib/geo/ip-location";
 import { conflict, notFound } from "@/lib/http/errors";
-import { loadForUpdate } from "./load";
+import { loadForUpdate } from "@/lib/payments/lock";
 import { inTransaction } from "@/db/transaction";
 
 /**

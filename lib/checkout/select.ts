@@ -4,16 +4,16 @@ import { base58 } from "@scure/base";
 import type { Db, Tx } from "@/db/client";
 import { claimAddressIndex, listTransfers, upsertCharge } from "@/db/queries/charges";
 import { payments, type Business, type PaymentRow } from "@/db/schema";
-import { COINS, type CoinName } from "@/lib/chains/coins";
+import { COINS, type CoinName } from "@/domain/coins";
 import { requiredConfirmations } from "@/lib/chains/confirmations";
-import { deriveAddressForCoin, keyFamilyOf, TEST_EXTENDED_PUBLIC_KEYS } from "@/lib/chains/derive";
-import { quoteBaseUnits } from "@/lib/chains/amounts";
-import { canServeNow } from "@/lib/chains/address-source";
-import { liveCoins, type LiveCoin } from "@/lib/chains/chain-health";
-import { quoteRate } from "@/lib/chains/quote-rates";
+import { deriveAddressForCoin, keyFamilyOf, TEST_EXTENDED_PUBLIC_KEYS } from "@/lib/wallets/derive";
+import { quoteBaseUnits } from "@/domain/amounts";
+import { canServeNow } from "@/lib/payments/address-source";
+import { liveCoins, type LiveCoin } from "@/lib/chains/health";
+import { quoteRate } from "@/lib/rates/quote";
 import { conflict, invalidField } from "@/lib/http/errors";
 import { recordEvent } from "@/lib/payments/state-machine";
-import { loadForUpdate } from "./load";
+import { loadForUpdate } from "@/lib/payments/lock";
 import { inTransaction } from "@/db/transaction";
 
 /** Coins this payment can be paid in now: offered at create, and for live businesses on a healthy chain (`live`). */

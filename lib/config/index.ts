@@ -3,8 +3,8 @@ import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { DATABASE_ENV } from "@/db/settings";
-import { TOKEN_CONTRACTS, type Erc20Coin } from "@/lib/chains/payment-uri";
-import type { WatchedChain } from "@/lib/chains/live-coins";
+import { TOKEN_CONTRACTS, type Erc20Coin } from "@/domain/token-contracts";
+import type { WatchedChain } from "@/domain/watched-chains";
 import { RATES_ENV, ratesConfigOf, type RatesConfig } from "./rates";
 
 /**

@@ -1,8 +1,11 @@
 import { z } from "zod";
-import { RATE_PROVIDER_IDS, type RateProviderId } from "@/lib/chains/rate-providers/types";
+
+/** The market APIs the service has an adapter for (lib/rates/providers). */
+export const RATE_PROVIDER_IDS = ["kraken", "coinbase", "coingecko"] as const;
+export type RateProviderId = (typeof RATE_PROVIDER_IDS)[number];
 
 /**
- * Where quotes' exchange rates come from (lib/chains/quote-rates.ts):
+ * Where quotes' exchange rates come from (lib/rates/quote.ts):
  * - RATES_FILE: the operator's pinned table, for every business, never stale;
  * - RATE_PROVIDERS: market APIs, fetched every RATE_REFRESH_SECONDS by one instance, stored,
  *   and refused for quotes once older than RATE_MAX_AGE_SECONDS;

@@ -5,7 +5,7 @@ import { claimInvite, deleteOpenInvite, findInviteByHash, insertInvite, releaseI
 import { findUserByEmail, membershipOf } from "@/db/queries/members";
 import { authorize } from "@/lib/accounts/authorize";
 import { createUser } from "@/lib/accounts/users";
-import { CreateUserSchema } from "@/lib/admin/schemas";
+import { CreateUserSchema } from "@/lib/accounts/schemas";
 import { config } from "@/lib/config";
 import { conflict, invalidField, notFound } from "@/lib/http/errors";
 import { parseWith } from "@/lib/http/parse";

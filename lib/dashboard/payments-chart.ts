@@ -1,7 +1,7 @@
 import type { Db } from "@/db/client";
 import { paymentsPerDay } from "@/db/queries/payments-dashboard";
 import { authorize } from "@/lib/accounts/authorize";
-import { Big } from "@/lib/money/decimal";
+import { Big } from "@/domain/decimal";
 import { parseListQuery, type ListPaymentsQuery } from "@/lib/payments/list-query";
 import { paymentFilterOf } from "./list-filter";
 

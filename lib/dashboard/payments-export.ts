@@ -3,7 +3,7 @@ import { exportPageIds, type ExportCursor } from "@/db/queries/payments-dashboar
 import { loadPaymentDetails } from "@/db/queries/payments-read";
 import type { Business } from "@/db/schema";
 import { authorize } from "@/lib/accounts/authorize";
-import { Big } from "@/lib/money/decimal";
+import { Big } from "@/domain/decimal";
 import { parseListQuery } from "@/lib/payments/list-query";
 import { paymentRecord } from "@/lib/payments/record";
 import type { PaymentRecord } from "@/lib/payments/schemas";

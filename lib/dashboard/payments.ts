@@ -5,7 +5,7 @@ import { findDelivery } from "@/db/queries/webhooks";
 import type { Business } from "@/db/schema";
 import { authorize } from "@/lib/accounts/authorize";
 import { can } from "@/lib/accounts/roles";
-import { listBusinessDeliveries, redeliverOne, type deliveryView } from "@/lib/admin/deliveries";
+import { listBusinessDeliveries, redeliverOne, type deliveryView } from "@/lib/webhooks/delivery-log";
 import { notFound } from "@/lib/http/errors";
 import { parseWith } from "@/lib/http/parse";
 import { parseListQuery, type ListPaymentsQuery } from "@/lib/payments/list-query";
@@ -36,7 +36,7 @@ function paymentIdOf(value: unknown): string {
 
 /**
  * Webhook deliveries are kept under the business the event was sent for: the sub-business a
- * payment was made on behalf of, else the payment's own (lib/webhooks/outbox.ts).
+ * payment was made on behalf of, else the payment's own (lib/payments/outbox.ts).
  */
 function deliveryOwner(business: Business, payment: PaymentRecord): number {
   return payment.onBehalfOfBusinessId ?? business.id;

@@ -1,12 +1,12 @@
 import { z } from "zod";
 import type { Db } from "@/db/client";
 import { authorize } from "@/lib/accounts/authorize";
-import { businessSettings, patchBusiness } from "@/lib/admin/businesses";
-import { keyProblem, PatchBusinessSchema } from "@/lib/admin/schemas";
-import { chainsHealth } from "@/lib/chains/chain-health";
-import { COIN_NAMES } from "@/lib/chains/coins";
-import { ACCOUNT_PATHS, deriveAddressForCoin, KEY_FAMILIES, type ChainNet, type KeyFamily } from "@/lib/chains/derive";
-import { defaultEnabledCoins } from "@/lib/chains/live-coins";
+import { businessSettings, patchBusiness } from "@/lib/businesses/businesses";
+import { keyProblem, PatchBusinessSchema } from "@/lib/businesses/schemas";
+import { chainsHealth } from "@/lib/chains/health";
+import { COIN_NAMES } from "@/domain/coins";
+import { ACCOUNT_PATHS, deriveAddressForCoin, KEY_FAMILIES, type ChainNet, type KeyFamily } from "@/lib/wallets/derive";
+import { defaultEnabledCoins } from "@/domain/watched-chains";
 import { invalidField } from "@/lib/http/errors";
 import { parseWith } from "@/lib/http/parse";
 
@@ -51,7 +51,7 @@ export type SettingsView = Awaited<ReturnType<typeof settingsOf>>;
 
 /**
  * The network a key's addresses are previewed for: the one saving checks it against (the
- * network the family's node serves, lib/admin/businesses.ts), in either mode, since a test
+ * network the family's node serves, lib/businesses/businesses.ts), in either mode, since a test
  * business's keys are kept for when it goes live on this deployment's nodes. With no node known
  * for the family (not asked yet, or none, as for TRON) saving takes a valid key of either network,
  * so the preview shows the network the key itself is for.

@@ -1,6 +1,6 @@
 import type { Tx } from "@/db/client";
-import type { EventType } from "@/lib/payments/events";
-import type { PaymentStatus } from "@/lib/payments/status";
+import type { EventType } from "@/domain/events";
+import type { PaymentStatus } from "@/domain/statuses";
 
 /**
  * What the service announces as it writes, inside the writing transaction: a payment event

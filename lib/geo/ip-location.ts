@@ -2,7 +2,7 @@ import { isIP } from "node:net";
 import path from "node:path";
 import ipaddr from "ipaddr.js";
 import maxmind, { type Reader, type Response } from "maxmind";
-import { isPublicAddress } from "@/lib/webhooks/url-safety";
+import { isPublicAddress } from "@/lib/http/url-safety";
 import { ispOfIp } from "./ip-isp";
 
 /*

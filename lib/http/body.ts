@@ -1,6 +1,6 @@
 import { parse as parseLosslessJson } from "lossless-json";
 import type { z } from "zod";
-import { isExactDouble } from "@/lib/money/decimal";
+import { isExactDouble } from "@/domain/decimal";
 import { addFieldError, ApiError, newFieldErrors, type FieldErrors } from "./errors";
 import { isJsonMediaType } from "./media";
 import { fieldName, mergeFieldErrors, validationError, zodFieldErrors } from "./parse";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isExactDouble } from "@/lib/money/decimal";
+import { isExactDouble } from "@/domain/decimal";
 import { newFieldErrors, addFieldError } from "./errors";
 import { mergeFieldErrors, validationError, zodFieldErrors } from "./parse";
 import { isAcceptableText, TEXT_RULE } from "./text";

@@ -1,15 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import { z } from "zod";
-import { getDb, type Db } from "@/db/client";
-import { findApiKeyWithBusiness } from "@/db/queries/api-keys";
-import type { Business } from "@/db/schema";
-import { assertKeyRowActive, bearerToken, noteKeyUse, verifyApiKeyToken, type ApiKeyClaims } from "@/lib/auth/api-keys";
-import { wireBackground } from "@/lib/background/driver";
-import { config } from "@/lib/config";
 import { ApiError } from "./errors";
 import { RELAY_HEADER, RELAY_SECRET_ENV, ROUTE_METHODS } from "./methods.mjs";
-import { parseWith } from "./parse";
-import { takeToken } from "./rate-limit";
 import { problemResponse } from "./respond";
 
 type RouteContext = { params: Promise<Record<string, string | string[]>> };
@@ -23,71 +15,6 @@ export const positiveIdParam = z
   .refine(Number.isSafeInteger, "is out of range");
 export const businessIdParam = positiveIdParam;
 export const paymentIdParam = z.uuid("must be a UUID");
-
-export type ApiContext<P> = { req: Request; params: P; db: Db; business: Business; key: ApiKeyClaims };
-
-/**
- * Wraps a merchant API handler: authenticates the bearer key (401), rate-limits it (429),
- * parses path parameters (400), checks the key may act for the addressed business (403),
- * and maps every thrown error to a ProblemDetails.
- */
-export function withApiKey<S extends z.ZodObject<{ businessId: typeof businessIdParam }>>(
-  paramsSchema: S,
-  handler: (ctx: ApiContext<z.infer<S>>) => Promise<Response>,
-): Handler {
-  return async (req, ctx) => {
-    try {
-      wireBackground(); // this bundle's background driver hears the changes the handler makes
-      const key = await verifyApiKeyToken(bearerToken(req));
-      takeToken(key.keyId);
-      const params = parseWith(paramsSchema, (await ctx.params) ?? {}, "Path");
-      const db = await getDb();
-      // One statement for the stored key (revoked? expired?) and the addressed business.
-      const found = await findApiKeyWithBusiness(db, key.keyId, params.businessId);
-      assertKeyRowActive(found?.key);
-      await noteKeyUse(db, key.keyId); // at most one write per key and minute
-      const business = found?.business;
-      const allowed =
-        business &&
-        (key.businessIds.includes(business.id) ||
-          (business.parentBusinessId !== null && key.businessIds.includes(business.parentBusinessId)));
-      if (!allowed) {
-        throw new ApiError("forbidden", 403, `This API key has no permission for business ${params.businessId}.`);
-      }
-      return await handler({ req, params, db, business, key });
-    } catch (e) {
-      return problemResponse(req, e);
-    }
-  };
-}
-
-/** Wraps an operator (admin API) handler: `Authorization: Bearer $ADMIN_TOKEN`. */
-export function withAdmin<S extends z.ZodType>(
-  paramsSchema: S,
-  handler: (ctx: { req: Request; params: z.infer<S>; db: Db }) => Promise<Response>,
-): Handler {
-  return async (req, ctx) => {
-    try {
-      wireBackground();
-      const expected = config().adminToken;
-      if (!expected) {
-        throw new ApiError("admin-disabled", 403, "The admin API is disabled: set ADMIN_TOKEN to enable it.");
-      }
-      const token = bearerToken(req);
-      const a = Buffer.from(token);
-      const b = Buffer.from(expected);
-      if (a.length !== b.length || !timingSafeEqual(a, b)) {
-        throw new ApiError("unauthorized", 401, "The admin token is invalid.", undefined, {
-          "www-authenticate": 'Bearer realm="admin"',
-        });
-      }
-      const params = parseWith(paramsSchema, (await ctx.params) ?? {}, "Path");
-      return await handler({ req, params, db: await getDb() });
-    } catch (e) {
-      return problemResponse(req, e);
-    }
-  };
-}
 
 type Method = (typeof ROUTE_METHODS)[number];
 

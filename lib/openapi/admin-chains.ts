@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { ZodOpenApiPathsObject } from "zod-openapi";
-import { COIN_NAMES } from "@/lib/chains/coins";
-import { WATCHED_CHAINS } from "@/lib/chains/live-coins";
+import { COIN_NAMES } from "@/domain/coins";
+import { WATCHED_CHAINS } from "@/domain/watched-chains";
 import { adminErrors, envelopeOf, success } from "./components";
 
 const dateTime = z.iso.datetime({ offset: true });

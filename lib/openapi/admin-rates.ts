@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { ZodOpenApiPathsObject } from "zod-openapi";
-import { COIN_NAMES } from "@/lib/chains/coins";
+import { COIN_NAMES } from "@/domain/coins";
 import { adminErrors, envelopeOf, success } from "./components";
 
 const dateTime = z.iso.datetime({ offset: true });

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { ZodOpenApiPathsObject } from "zod-openapi";
-import { CreateUserSchema, UnlockSignInSchema } from "@/lib/admin/schemas";
+import { CreateUserSchema, UnlockSignInSchema } from "@/lib/accounts/schemas";
 import { adminErrors, envelopeOf, jsonBody, success } from "./components";
 
 export const CreatedUserSchema = z

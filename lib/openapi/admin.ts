@@ -1,14 +1,14 @@
 import { z } from "zod";
 import type { ZodOpenApiOperationObject, ZodOpenApiPathsObject } from "zod-openapi";
-import { ListDeliveriesQuerySchema } from "@/lib/admin/deliveries";
-import { CREATE_BUSINESS_EXAMPLE, CreateApiKeySchema, CreateBusinessSchema, PatchBusinessSchema } from "@/lib/admin/schemas";
-import { COIN_NAMES } from "@/lib/chains/coins";
+import { ListDeliveriesQuerySchema } from "@/lib/webhooks/delivery-log";
+import { CREATE_BUSINESS_EXAMPLE, CreateApiKeySchema, CreateBusinessSchema, PatchBusinessSchema } from "@/lib/businesses/schemas";
+import { COIN_NAMES } from "@/domain/coins";
 import { adminErrors, envelopeOf, jsonBody, stateConflict, success } from "./components";
 import { businessIdPath, deliveryIdPath, keyIdPath } from "./params";
 import { WebhookDeliveryListSchema, WebhookDeliverySchema } from "./webhooks";
 
 /**
- * Output shapes of the admin API (design section 4). The handlers in lib/admin/businesses.ts
+ * Output shapes of the admin API (design section 4). The handlers in lib/businesses/businesses.ts
  * build these objects; test/openapi.test.ts parses real responses with these strict schemas,
  * so the document cannot drift from them unnoticed.
  */

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";
-import { SimulateRequestSchema } from "@/lib/chains/simulate-schema";
+import { SimulateRequestSchema } from "@/lib/checkout/simulate-schema";
 import { config } from "@/lib/config";
 import { ListPaymentsQuerySchema } from "@/lib/payments/list-query";
 import {
@@ -21,7 +21,7 @@ import { businessIdPath, paymentIdPath } from "./params";
 
 /**
  * The OpenAPI 3.1 document of the service, built from the same zod schemas the route handlers
- * parse with (lib/payments/schemas.ts, lib/payments/list-query.ts, lib/admin/schemas.ts).
+ * parse with (lib/payments/schemas.ts, lib/payments/list-query.ts, lib/businesses/schemas.ts).
  * Served at /v1/openapi.json and rendered at /docs. Needs no database.
  */
 

@@ -1,8 +1,8 @@
-import { acceptedCurrencies } from "@/lib/chains/quote-rates";
+import { acceptedCurrencies } from "@/lib/rates/quote";
 import { config } from "@/lib/config";
-import { minorUnits } from "@/lib/money/currencies";
+import { minorUnits } from "@/domain/currencies";
 import type { createDocument } from "zod-openapi";
-import { QUERY_RULES, TEXT_RULE_DOC } from "./rules";
+import { QUERY_RULES, TEXT_RULE_DOC } from "@/lib/http/rules";
 
 /** The rate limit in force in this process, in words (D14). */
 function rateLimitInForce(): string {

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { DELIVERY_STATUSES } from "@/lib/admin/deliveries";
-import { EVENT_TYPES } from "@/lib/payments/events";
+import { DELIVERY_STATUSES } from "@/lib/webhooks/delivery-log";
+import { EVENT_TYPES } from "@/domain/events";
 import {
   CryptoCoinNameSchema,
   IpConnectionTypeSchema,
@@ -10,7 +10,7 @@ import {
 } from "@/lib/payments/schemas";
 
 /**
- * Output shapes of the webhook delivery log (lib/admin/deliveries.ts: `deliveryView`,
+ * Output shapes of the webhook delivery log (lib/webhooks/delivery-log.ts: `deliveryView`,
  * `listBusinessDeliveries`) and of the webhook body it carries (lib/webhooks/payload.ts).
  * test/openapi.test.ts parses real responses with these strict schemas.
  */

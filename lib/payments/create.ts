@@ -3,14 +3,14 @@ import type { Db } from "@/db/client";
 import { insertPaymentWithCustomer } from "@/db/queries/payments-write";
 import { announceEvent } from "./state-machine";
 import type { Business } from "@/db/schema";
-import type { CoinName } from "@/lib/chains/coins";
-import { hasAddressSource } from "@/lib/chains/address-source";
+import type { CoinName } from "@/domain/coins";
+import { hasAddressSource } from "@/lib/payments/address-source";
 import { config } from "@/lib/config";
 import { ipLocationColumns } from "@/lib/geo/ip-location";
 import { ApiError, invalidField } from "@/lib/http/errors";
 import { claimIdempotencyKey, findIdempotencyKey } from "@/db/queries/idempotency";
-import { decimalOf } from "@/lib/money/decimal";
-import { webhookTarget } from "@/lib/webhooks/outbox";
+import { decimalOf } from "@/domain/decimal";
+import { webhookTarget } from "@/lib/payments/outbox";
 import type { CreatePaymentRequest } from "./schemas";
 import { inTransaction } from "@/db/transaction";
 

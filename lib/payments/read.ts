@@ -5,7 +5,7 @@ import { findPaymentDetails, loadPaymentDetails } from "@/db/queries/payments-re
 import { setPaymentNote } from "@/db/queries/payments-write";
 import type { Business, PaymentRow } from "@/db/schema";
 import { notFound } from "@/lib/http/errors";
-import { decimalOf } from "@/lib/money/decimal";
+import { decimalOf } from "@/domain/decimal";
 import type { ListPaymentsQuery } from "./list-query";
 import { listRecordsWriter } from "./list-records";
 import { paymentRecord } from "./record";

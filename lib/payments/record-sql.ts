@@ -3,7 +3,7 @@ import type { Tx } from "@/db/client";
 import { prepared } from "@/db/prepared";
 import { NEWEST_FIRST, paymentsByIds } from "@/db/queries/payments-read";
 import { charges, customerIps, customers, payments, transfers } from "@/db/schema";
-import { COINS } from "@/lib/chains/coins";
+import { COINS } from "@/domain/coins";
 
 /*
  * The Payment record as JSON text, written by PostgreSQL: list pages on PostgreSQL only, behind

@@ -1,11 +1,11 @@
 import type { PaymentDetails, RecordChargeRow, RecordTransferRow } from "@/db/queries/payments-read";
-import { unitsToDecimal } from "@/lib/chains/amounts";
-import { COINS, type CoinName } from "@/lib/chains/coins";
-import { decideStatus } from "@/lib/chains/detection";
-import { detectionInput } from "@/lib/chains/detection-input";
-import { toJsonNumber } from "@/lib/money/decimal";
+import { unitsToDecimal } from "@/domain/amounts";
+import { COINS, type CoinName } from "@/domain/coins";
+import { decideStatus } from "@/lib/payments/detection";
+import { detectionInput } from "@/lib/payments/detection-input";
+import { toJsonNumber } from "@/domain/decimal";
 import type { PaymentRecord } from "./schemas";
-import type { PaymentStatus } from "./status";
+import type { PaymentStatus } from "@/domain/statuses";
 
 /*
  * The one definition of the merchant-facing Payment record (PaymentSchema): fetch, note, the

@@ -1,11 +1,11 @@
 import { z } from "zod";
 import { urlField } from "@/lib/http/url-field";
-import { CHARGE_TYPES, coinsOfChargeType, COIN_NAMES } from "@/lib/chains/coins";
-import { Big, decimalPlaces } from "@/lib/money/decimal";
-import { isIsoCurrency, isPayableCurrency, minorUnits } from "@/lib/money/currencies";
-import { acceptedCurrencies, isAcceptedCurrency } from "@/lib/chains/quote-rates";
-import { liveUrlProblem } from "@/lib/webhooks/url-safety";
-import { LIVE_URL_RULE, URL_RULE, URL_SCHEME_PATTERN } from "@/lib/openapi/rules";
+import { CHARGE_TYPES, coinsOfChargeType, COIN_NAMES } from "@/domain/coins";
+import { Big, decimalPlaces } from "@/domain/decimal";
+import { isIsoCurrency, isPayableCurrency, minorUnits } from "@/domain/currencies";
+import { acceptedCurrencies, isAcceptedCurrency } from "@/lib/rates/quote";
+import { liveUrlProblem } from "@/lib/http/url-safety";
+import { LIVE_URL_RULE, URL_RULE, URL_SCHEME_PATTERN } from "@/lib/http/rules";
 
 /**
  * The zod schemas of the merchant API, defined once: request parsing, TypeScript types and
@@ -13,7 +13,7 @@ import { LIVE_URL_RULE, URL_RULE, URL_SCHEME_PATTERN } from "@/lib/openapi/rules
  * shares with requests are in ./record-schema.ts.
  */
 
-export * from "./record-schema";
+export * from "@/domain/payment-record";
 
 export const MIN_AMOUNT = 0.5;
 /** The spec leaves the maximum open; one billion units of any currency is far above real orders. */

@@ -3,10 +3,10 @@ import { executeRows, type Tx } from "@/db/client";
 import { insertPaymentEvent } from "@/db/queries/payments-write";
 import { paymentEvents, payments, type Business, type PaymentRow } from "@/db/schema";
 import { ApiError } from "@/lib/http/errors";
-import { eventForStatus, type EventType } from "./events";
-import type { PaymentStatus } from "./status";
-import { canTransition } from "./transitions";
-import { enqueueWebhook, enqueueWebhooks } from "@/lib/webhooks/outbox";
+import { eventForStatus, type EventType } from "@/domain/events";
+import type { PaymentStatus } from "@/domain/statuses";
+import { canTransition } from "@/domain/transitions";
+import { enqueueWebhook, enqueueWebhooks } from "@/lib/payments/outbox";
 import { publish } from "@/lib/events/bus";
 
 export class TransitionRefused extends ApiError {

@@ -1,5 +1,5 @@
-import type { EventType } from "@/lib/payments/events";
-import type { PaymentRecord } from "@/lib/payments/schemas";
+import type { EventType } from "@/domain/events";
+import type { PaymentRecord } from "@/domain/payment-record";
 
 type Tx = NonNullable<NonNullable<PaymentRecord["platformCryptoCharge"]>["transaction"]>;
 type Charge = NonNullable<PaymentRecord["contractCharge"]>;

@@ -2,7 +2,7 @@ import http from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
 import { config } from "@/lib/config";
-import { resolvePublic, UnsafeUrlError, checkScheme } from "./url-safety";
+import { resolvePublic, UnsafeUrlError, checkScheme } from "@/lib/http/url-safety";
 
 export const DELIVERY_TIMEOUT_MS = 15_000;
 const KEEP_BYTES = 2048;

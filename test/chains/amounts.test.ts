@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fiatValue, fromBaseUnits, quoteBaseUnits, toBaseUnits, unitsToDecimal } from "@/lib/chains/amounts";
+import { fiatValue, fromBaseUnits, quoteBaseUnits, toBaseUnits, unitsToDecimal } from "@/domain/amounts";
 
 describe("toBaseUnits", () => {
   it.each([

@@ -5,14 +5,15 @@ import { getDb } from "@/db/client";
 import { listChainCursors } from "@/db/queries/chain-cursors";
 import { findCharge, listTransfers } from "@/db/queries/charges";
 import { payments } from "@/db/schema";
-import { toBaseUnits, unitsToDecimal } from "@/lib/chains/amounts";
+import { toBaseUnits, unitsToDecimal } from "@/domain/amounts";
 import type { VerboseTx } from "@/lib/chains/bitcoin/scan";
-import { deriveAddressForCoin } from "@/lib/chains/derive";
-import { followBitcoinChain, type FollowOptions } from "@/lib/chains/watch/bitcoin-follower";
+import { deriveAddressForCoin } from "@/lib/wallets/derive";
+import { followBitcoinChain, type FollowOptions } from "@/lib/chains/bitcoin/follower";
 import { selectCoin } from "@/lib/checkout/select";
 import { chainFollowed, createPayment, newBusiness } from "../helpers";
 import { oneChainFileAtATime } from "../serial";
 import { LITECOIN_REGTEST_TPUB as tpub, litecoindInstalled, startLitecoind, type Litecoind } from "./nodes/litecoind";
+import { reconcilePayment } from "@/lib/payments/reconcile";
 
 oneChainFileAtATime();
 
@@ -32,7 +33,7 @@ describe.runIf(run)("Bitcoin-family chain watcher (Litecoin Core, regtest)", () 
     await node.rpc.call("createwallet", ["miner"]);
     await mine(101);
     // A cursor of its own: test files may share one PostgreSQL database.
-    options = { chain: "LITECOIN", cursor: `LITECOIN-${randomUUID()}`, rpc: node.rpc, net: "regtest", owner: "instance-a", lateWindowMs: 7 * 86_400_000 };
+    options = { chain: "LITECOIN", cursor: `LITECOIN-${randomUUID()}`, rpc: node.rpc, net: "regtest", owner: "instance-a", lateWindowMs: 7 * 86_400_000, decide: reconcilePayment };
   }, 60_000);
   afterAll(async () => node?.stop(), 30_000);
 

@@ -6,15 +6,16 @@ import { getDb, type Db } from "@/db/client";
 import { listChainCursors } from "@/db/queries/chain-cursors";
 import { findCharge, listTransfers } from "@/db/queries/charges";
 import { paymentEvents, payments } from "@/db/schema";
-import { fiatValue, unitsToDecimal } from "@/lib/chains/amounts";
+import { fiatValue, unitsToDecimal } from "@/domain/amounts";
 import { scriptPubKeyOf, type VerboseTx } from "@/lib/chains/bitcoin/scan";
-import { deriveAddressForCoin } from "@/lib/chains/derive";
-import type { BitcoinRpc } from "@/lib/chains/rpc/bitcoin-rpc";
-import { followBitcoinChain, type FollowOptions } from "@/lib/chains/watch/bitcoin-follower";
+import { deriveAddressForCoin } from "@/lib/wallets/derive";
+import type { BitcoinRpc } from "@/lib/chains/bitcoin/rpc";
+import { followBitcoinChain, type FollowOptions } from "@/lib/chains/bitcoin/follower";
 import { selectCoin } from "@/lib/checkout/select";
 import { chainFollowed, createPayment, json, newBusiness, request } from "../helpers";
 import { oneChainFileAtATime } from "../serial";
 import { litecoindInstalled, startLitecoind, type Litecoind } from "./nodes/litecoind";
+import { reconcilePayment } from "@/lib/payments/reconcile";
 
 const chainFile = oneChainFileAtATime();
 
@@ -82,7 +83,7 @@ describe.runIf(run)("Bitcoin-family payments (Litecoin Core, regtest)", () => {
     await node.rpc.call("createwallet", ["miner"]);
     await mine(101);
     // A cursor of its own: test files may share one PostgreSQL database.
-    options = { chain: "LITECOIN", cursor: `LITECOIN-${randomUUID()}`, rpc: node.rpc, net: "regtest", owner: "instance-a", lateWindowMs: 7 * 86_400_000 };
+    options = { chain: "LITECOIN", cursor: `LITECOIN-${randomUUID()}`, rpc: node.rpc, net: "regtest", owner: "instance-a", lateWindowMs: 7 * 86_400_000, decide: reconcilePayment };
     expect(await tick()).toMatchObject({ followed: true, to: await tip() });
   }, 60_000);
   afterAll(async () => node?.stop(), 30_000);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { toBaseUnits } from "@/lib/chains/amounts";
-import { deriveAddressForCoin } from "@/lib/chains/derive";
-import { BitcoinRpcError, bitcoinRpc, chainNetOf, type DecimalText } from "@/lib/chains/rpc/bitcoin-rpc";
+import { toBaseUnits } from "@/domain/amounts";
+import { deriveAddressForCoin } from "@/lib/wallets/derive";
+import { BitcoinRpcError, bitcoinRpc, chainNetOf, type DecimalText } from "@/lib/chains/bitcoin/rpc";
 import { matchOutputs, scriptPubKeyOf, spentOutpoints, type VerboseTx } from "@/lib/chains/bitcoin/scan";
 import { LITECOIN_REGTEST_TPUB as tpub, litecoindInstalled, startLitecoind, type Litecoind } from "./nodes/litecoind";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ChainCursorRow } from "@/db/schema";
-import { chainHealth, STALL_AFTER_MS, TICK_STALE_MS } from "@/lib/chains/chain-health";
-import { coinsOfChain, LIVE_COINS, tokenContractsOn, watchedChainOf } from "@/lib/chains/live-coins";
+import { chainHealth, STALL_AFTER_MS, TICK_STALE_MS } from "@/lib/chains/health";
+import { coinsOfChain, LIVE_COINS, tokenContractsOn, watchedChainOf } from "@/domain/watched-chains";
 import { loadConfig } from "@/lib/config";
 
 const now = new Date("2026-11-26T12:00:00Z");

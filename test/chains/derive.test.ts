@@ -17,7 +17,7 @@ import {
   networkOfFamily,
   toChecksumAddress,
   validateExtendedPublicKey,
-} from "@/lib/chains/derive";
+} from "@/lib/wallets/derive";
 
 /** The public BIP39 test mnemonic used by BIP84 and countless wallet test suites. */
 const MNEMONIC = "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about";

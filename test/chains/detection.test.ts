@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { COIN_NAMES } from "@/lib/chains/coins";
+import { COIN_NAMES } from "@/domain/coins";
 import { requiredConfirmations } from "@/lib/chains/confirmations";
-import { decideStatus, paidThreshold, type Decision, type Transfer } from "@/lib/chains/detection";
-import { PAYMENT_STATUSES, type PaymentStatus } from "@/lib/payments/status";
-import { canTransition } from "@/lib/payments/transitions";
+import { decideStatus, paidThreshold, type Decision, type Transfer } from "@/lib/payments/detection";
+import { PAYMENT_STATUSES, type PaymentStatus } from "@/domain/statuses";
+import { canTransition } from "@/domain/transitions";
 
 const REQUIRED = 3;
 let n = 0;

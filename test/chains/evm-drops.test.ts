@@ -5,14 +5,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb, type Db } from "@/db/client";
 import { listTransfers } from "@/db/queries/charges";
 import { paymentEvents, payments } from "@/db/schema";
-import type { CoinName } from "@/lib/chains/coins";
-import { evmTipOf, type EvmClient } from "@/lib/chains/rpc/evm-rpc";
-import { DROP_AFTER_MS } from "@/lib/chains/watch/cursor-walk";
-import { followEvmChain, type EvmFollowOptions } from "@/lib/chains/watch/evm-follower";
+import type { CoinName } from "@/domain/coins";
+import { evmTipOf, type EvmClient } from "@/lib/chains/evm/rpc";
+import { DROP_AFTER_MS } from "@/lib/chains/cursor-walk";
+import { followEvmChain, type EvmFollowOptions } from "@/lib/chains/evm/follower";
 import { oneChainFileAtATime } from "../serial";
 import { evmLivePayment } from "./evm-live-payment";
 import { startAnvil, type Anvil } from "./nodes/anvil";
 import { anvilWallet } from "./nodes/anvil-wallet";
+import { reconcilePayment } from "@/lib/payments/reconcile";
 
 const chainFile = oneChainFileAtATime();
 
@@ -39,7 +40,7 @@ describe("Ethereum chain watcher: transfers the node forgot (anvil)", () => {
   /** A watcher under a cursor of its own (test files may share one PostgreSQL database), started at the tip. */
   async function started(): Promise<EvmFollowOptions> {
     const tokens = new Map<string, CoinName[]>([[usd.toLowerCase(), ["ETH_TETHER"]]]);
-    const o: EvmFollowOptions = { client: node.client, net: "regtest", owner: "instance-a", cursor: `ETHEREUM-${randomUUID()}`, lateWindowMs: 86_400_000, tokens };
+    const o: EvmFollowOptions = { client: node.client, net: "regtest", owner: "instance-a", cursor: `ETHEREUM-${randomUUID()}`, lateWindowMs: 86_400_000, decide: reconcilePayment, tokens };
     expect(await tick(o)).toMatchObject({ followed: true, to: await tip() });
     return o;
   }

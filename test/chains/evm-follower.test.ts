@@ -6,15 +6,16 @@ import { getDb, type Db } from "@/db/client";
 import { listChainCursors } from "@/db/queries/chain-cursors";
 import { listTransfers } from "@/db/queries/charges";
 import { payments } from "@/db/schema";
-import type { CoinName } from "@/lib/chains/coins";
-import { evmTipOf, type EvmClient } from "@/lib/chains/rpc/evm-rpc";
-import { RECENT_BLOCKS } from "@/lib/chains/watch/cursor-walk";
-import { followEvmChain, type EvmFollowOptions } from "@/lib/chains/watch/evm-follower";
+import type { CoinName } from "@/domain/coins";
+import { evmTipOf, type EvmClient } from "@/lib/chains/evm/rpc";
+import { RECENT_BLOCKS } from "@/lib/chains/cursor-walk";
+import { followEvmChain, type EvmFollowOptions } from "@/lib/chains/evm/follower";
 import { expirePaymentIfDue } from "@/lib/payments/expiry";
 import { oneChainFileAtATime } from "../serial";
 import { evmLivePayment } from "./evm-live-payment";
 import { startAnvil, type Anvil } from "./nodes/anvil";
 import { anvilWallet } from "./nodes/anvil-wallet";
+import { reconcilePayment } from "@/lib/payments/reconcile";
 
 /**
  * The Ethereum watcher following a real anvil, deciding statuses with the same detection step
@@ -62,7 +63,7 @@ describe("Ethereum chain watcher (anvil)", () => {
       [usd.toLowerCase(), ["ETH_TETHER", "CONTRACT_ERC20_USDT"]],
       [usdc.toLowerCase(), ["ETH_USD_COIN"]],
     ]);
-    return { client: node.client, net: "regtest", owner: "instance-a", cursor: `ETHEREUM-${randomUUID()}`, lateWindowMs: WEEK, tokens, ...extra };
+    return { client: node.client, net: "regtest", owner: "instance-a", cursor: `ETHEREUM-${randomUUID()}`, lateWindowMs: WEEK, decide: reconcilePayment, tokens, ...extra };
   }
   const tick = (o: EvmFollowOptions, extra: Partial<EvmFollowOptions> = {}) => followEvmChain(db, { ...o, ...extra });
   /** A watcher's first tick: it starts at the tip. */

@@ -3,7 +3,7 @@ import type { Address } from "viem";
 import type { Db } from "@/db/client";
 import { findCharge } from "@/db/queries/charges";
 import { businesses } from "@/db/schema";
-import type { CoinName } from "@/lib/chains/coins";
+import type { CoinName } from "@/domain/coins";
 import { selectCoin } from "@/lib/checkout/select";
 import { createPayment, newBusiness } from "../helpers";
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Address, Hash } from "viem";
-import { TEST_EXTENDED_PUBLIC_KEYS, deriveAddressForCoin } from "@/lib/chains/derive";
+import { TEST_EXTENDED_PUBLIC_KEYS, deriveAddressForCoin } from "@/lib/wallets/derive";
 import { matchNativeTransfers, matchTokenTransfers, tokenContracts, watchedSet } from "@/lib/chains/evm/scan";
-import { evmChainIdOf, evmTipOf, readErc20Decimals, readEvmBlock, readTransferLogs } from "@/lib/chains/rpc/evm-rpc";
+import { evmChainIdOf, evmTipOf, readErc20Decimals, readEvmBlock, readTransferLogs } from "@/lib/chains/evm/rpc";
 import { ANVIL_CHAIN_ID, startAnvil, type Anvil } from "./nodes/anvil";
 import { anvilWallet } from "./nodes/anvil-wallet";
 

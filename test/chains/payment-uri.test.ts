@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { COINS, COIN_NAMES } from "@/lib/chains/coins";
-import { toChecksumAddress } from "@/lib/chains/derive";
-import { TOKEN_CONTRACTS, isErc20Coin, paymentUri } from "@/lib/chains/payment-uri";
+import { COINS, COIN_NAMES } from "@/domain/coins";
+import { toChecksumAddress } from "@/lib/wallets/derive";
+import { paymentUri } from "@/lib/wallets/payment-uri";
+import { TOKEN_CONTRACTS, isErc20Coin } from "@/domain/token-contracts";
 
 const ETH_ADDR = "0x9858EfFD232B4033E47d90003D41EC34EcaEda94";
 

@@ -2,8 +2,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { COIN_NAMES } from "@/lib/chains/coins";
-import { DEFAULT_RATE_TABLE } from "@/lib/chains/default-rates";
+import { COIN_NAMES } from "@/domain/coins";
+import { DEFAULT_RATE_TABLE } from "@/lib/rates/default-rates";
 import {
   StaticRateSource,
   UnknownRateError,
@@ -12,8 +12,8 @@ import {
   tableRate,
   usdValue,
   type RateTable,
-} from "@/lib/chains/rates";
-import { isPayableCurrency } from "@/lib/money/currencies";
+} from "@/lib/rates/rate-source";
+import { isPayableCurrency } from "@/domain/currencies";
 
 const TABLE: RateTable = {
   coins: { BITCOIN: "60000", ETHEREUM: "3000", ETH_SHIBA_INU: "0.00002", ETH_TETHER: "1" },

@@ -4,16 +4,17 @@ import type { Address } from "viem";
 import { getDb } from "@/db/client";
 import { findCharge, listTransfers } from "@/db/queries/charges";
 import { payments } from "@/db/schema";
-import { unitsToDecimal } from "@/lib/chains/amounts";
-import { TEST_EXTENDED_PUBLIC_KEYS } from "@/lib/chains/derive";
-import { checkOpenAddresses } from "@/lib/chains/watch/bitcoin-safety-net";
-import { checkOpenEvmAddresses } from "@/lib/chains/watch/evm-safety-net";
+import { unitsToDecimal } from "@/domain/amounts";
+import { TEST_EXTENDED_PUBLIC_KEYS } from "@/lib/wallets/derive";
+import { checkOpenAddresses } from "@/lib/chains/bitcoin/safety-net";
+import { checkOpenEvmAddresses } from "@/lib/chains/evm/safety-net";
 import { selectCoin } from "@/lib/checkout/select";
 import { chainFollowed, createPayment, newBusiness } from "../helpers";
 import { oneChainFileAtATime } from "../serial";
 import { anvilWallet } from "./nodes/anvil-wallet";
 import { startAnvil, type Anvil } from "./nodes/anvil";
 import { LITECOIN_REGTEST_TPUB, litecoindInstalled, startLitecoind, type Litecoind } from "./nodes/litecoind";
+import { reconcilePayment } from "@/lib/payments/reconcile";
 
 /**
  * The check after catching up: every open payment's address asked about directly, so money the
@@ -43,12 +44,12 @@ describe.runIf(litecoindInstalled() || process.env.CI === "true")("Bitcoin famil
     const txid = await node.wallet("miner").call<string>("sendtoaddress", [charge.address, unitsToDecimal(BigInt(charge.quotedUnits), 8)]);
     const [block] = await node.rpc.call<string[]>("generatetoaddress", [1, await node.wallet("miner").call<string>("getnewaddress")]);
 
-    expect(await checkOpenAddresses(db, { chain: "LITECOIN", rpc: node.rpc, now: new Date() })).toBe(1);
+    expect(await checkOpenAddresses(db, { chain: "LITECOIN", rpc: node.rpc, now: new Date(), decide: reconcilePayment })).toBe(1);
     const [t] = await listTransfers(db, id);
     expect(t).toMatchObject({ amount: charge.quotedUnits, blockHash: block, confirmations: 1, late: false });
     expect(t.txId.startsWith(`${txid}:`)).toBe(true);
     expect(await status(id)).toBe("PENDING"); // LITECOIN needs 2 confirmations
-    expect(await checkOpenAddresses(db, { chain: "LITECOIN", rpc: node.rpc, now: new Date() })).toBe(0);
+    expect(await checkOpenAddresses(db, { chain: "LITECOIN", rpc: node.rpc, now: new Date(), decide: reconcilePayment })).toBe(0);
   }, 60_000);
 });
 

@@ -5,14 +5,15 @@ import { listChainCursors } from "@/db/queries/chain-cursors";
 import { findCharge } from "@/db/queries/charges";
 import { chainCursors } from "@/db/schema";
 import { loadConfig } from "@/lib/config";
-import { CHAIN_POLL_MS, followConfiguredChains } from "@/lib/chains/watch/chains";
-import { chainsHealth, TICK_STALE_MS } from "@/lib/chains/chain-health";
-import { deriveAddressForCoin, TEST_EXTENDED_PUBLIC_KEYS } from "@/lib/chains/derive";
+import { CHAIN_POLL_MS, followConfiguredChains } from "@/lib/chains/follow";
+import { chainsHealth, TICK_STALE_MS } from "@/lib/chains/health";
+import { deriveAddressForCoin, TEST_EXTENDED_PUBLIC_KEYS } from "@/lib/wallets/derive";
 import { selectCoin } from "@/lib/checkout/select";
 import { checkoutView } from "@/lib/checkout/view";
 import { adminToken, createPayment, json, newBusiness, request } from "../helpers";
 import { oneChainFileAtATime } from "../serial";
 import { LITECOIN_REGTEST_TPUB, litecoindInstalled, startLitecoind, type Litecoind } from "./nodes/litecoind";
+import { reconcilePayment } from "@/lib/payments/reconcile";
 
 oneChainFileAtATime();
 
@@ -42,7 +43,7 @@ describe.runIf(run)("the runner's chain job (Litecoin Core, regtest)", () => {
     const db = await getDb();
     const chains = { rpcUrls: { LITECOIN: node.url, BITCOIN_CASH: "http://u:p@127.0.0.1:9/" }, tokenContracts: {}, latePaymentWindowMs: 86_400_000 };
     const t0 = new Date();
-    const [bitcoin, litecoin] = (await followConfiguredChains(db, chains, t0)).sort((a, b) => a.chain.localeCompare(b.chain)); // BITCOIN_CASH, LITECOIN
+    const [bitcoin, litecoin] = (await followConfiguredChains(db, chains, reconcilePayment, t0)).sort((a, b) => a.chain.localeCompare(b.chain)); // BITCOIN_CASH, LITECOIN
     expect(litecoin).toMatchObject({ chain: "LITECOIN", net: "regtest", lastError: null, lastResult: { followed: true } });
     expect(litecoin.endpoint).not.toContain(":p@");
     expect(bitcoin).toMatchObject({ chain: "BITCOIN_CASH", net: null, lastErrorAt: t0 });
@@ -50,9 +51,9 @@ describe.runIf(run)("the runner's chain job (Litecoin Core, regtest)", () => {
     expect((await listChainCursors(db)).find((c) => c.chain === "LITECOIN")).toMatchObject({ network: "regtest", height: 0 });
     await node.rpc.call("generatetoaddress", [3, "rltc1qjmxnz78nmc8nq77wuxh25n2es7rzm5c23g5xdr"]);
     // Within the interval: not asked again.
-    await followConfiguredChains(db, chains, new Date(t0.getTime() + CHAIN_POLL_MS - 1));
+    await followConfiguredChains(db, chains, reconcilePayment, new Date(t0.getTime() + CHAIN_POLL_MS - 1));
     expect((await listChainCursors(db)).find((c) => c.chain === "LITECOIN")!.height).toBe(0);
-    const later = await followConfiguredChains(db, chains, new Date(t0.getTime() + CHAIN_POLL_MS));
+    const later = await followConfiguredChains(db, chains, reconcilePayment, new Date(t0.getTime() + CHAIN_POLL_MS));
     expect(later.find((s) => s.chain === "LITECOIN")!.lastResult).toMatchObject({ from: 1, to: 3 });
 
     // What every instance reads: the litecoin node healthy with its coin offered, the bitcoin one failing.

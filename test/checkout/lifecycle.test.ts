@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { simulate } from "@/lib/chains/simulator";
+import { simulate } from "@/lib/checkout/simulator";
 import { cancelPayment } from "@/lib/checkout/cancel";
 import { checkoutView } from "@/lib/checkout/view";
 import { expireDuePayments } from "@/lib/payments/expiry";

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { apiKeys } from "@/db/schema";
 import { touchApiKeyUse } from "@/db/queries/api-key-use";
-import { KEY_USE_INTERVAL_MS } from "@/lib/auth/api-keys";
+import { KEY_USE_INTERVAL_MS } from "@/lib/accounts/api-keys";
 import {
   createKey,
   deliveryDetail,

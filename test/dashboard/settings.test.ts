@@ -1,7 +1,7 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { createBase58check } from "@scure/base";
 import { beforeAll, describe, expect, it } from "vitest";
-import { deriveAddressForCoin, KEY_FAMILIES, TEST_EXTENDED_PUBLIC_KEYS, type KeyFamily } from "@/lib/chains/derive";
+import { deriveAddressForCoin, KEY_FAMILIES, TEST_EXTENDED_PUBLIC_KEYS, type KeyFamily } from "@/lib/wallets/derive";
 import { PREVIEW_ADDRESSES, previewAddresses, saveSettings, settingsOf } from "@/lib/dashboard/settings";
 import { adminToken, chainFollowed, json, request } from "../helpers";
 import { oneChainFileAtATime } from "../serial";

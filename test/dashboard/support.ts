@@ -2,7 +2,7 @@ import { expect } from "vitest";
 import { getDb } from "@/db/client";
 import type { MemberRole } from "@/db/schema/accounts";
 import { createUser } from "@/lib/accounts/users";
-import type { CreateBusinessInput } from "@/lib/admin/schemas";
+import type { CreateBusinessInput } from "@/lib/businesses/schemas";
 import { ApiError } from "@/lib/http/errors";
 import { signIn as signInAs, unique } from "../accounts/support";
 import { newBusiness } from "../helpers";

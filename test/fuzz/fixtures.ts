@@ -1,6 +1,6 @@
 import { getDb } from "@/db/client";
 import { listDeliveries } from "@/db/queries/webhooks";
-import { createApiKey } from "@/lib/admin/businesses";
+import { createApiKey } from "@/lib/businesses/businesses";
 import { adminToken, createPayment, newBusiness } from "../helpers";
 import type { Operation } from "./openapi";
 

@@ -14,11 +14,11 @@ import {
 } from "@/lib/background/driver";
 import { inngest } from "@/lib/background/inngest-client";
 import { cancelPayment } from "@/lib/checkout/cancel";
-import { loadForUpdate } from "@/lib/checkout/load";
+import { loadForUpdate } from "@/lib/payments/lock";
 import { ConfigError, loadConfig } from "@/lib/config";
 import { subscribe } from "@/lib/events/bus";
 import { transition } from "@/lib/payments/state-machine";
-import { PAYMENT_STATUSES } from "@/lib/payments/status";
+import { PAYMENT_STATUSES } from "@/domain/statuses";
 import { createPayment, newBusiness } from "../helpers";
 import { oneDeliveringFileAtATime } from "./support";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { InngestTestEngine } from "@inngest/test";
 import { getDb } from "@/db/client";
-import { simulate } from "@/lib/chains/simulator";
+import { simulate } from "@/lib/checkout/simulator";
 import { cancelPayment } from "@/lib/checkout/cancel";
 import { checkoutView } from "@/lib/checkout/view";
 import { expirePayment } from "@/inngest/functions/expire-payment";

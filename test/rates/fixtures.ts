@@ -1,9 +1,10 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { makeRateRefreshDue } from "@/db/queries/rates";
-import type { CoinName } from "@/lib/chains/coins";
-import { RateLimitedError, RateProviderError } from "@/lib/chains/rate-providers/errors";
-import type { ProviderSnapshot, RateProvider, RateProviderId } from "@/lib/chains/rate-providers/types";
+import type { CoinName } from "@/domain/coins";
+import { RateLimitedError, RateProviderError } from "@/lib/rates/providers/errors";
+import type { ProviderSnapshot, RateProvider } from "@/lib/rates/providers/types";
+import type { RateProviderId } from "@/lib/config/rates";
 import type { RatesConfig } from "@/lib/config/rates";
 
 /** The lock the files that write the shared rate tables take turns on (test/serial.ts). */

@@ -1,8 +1,9 @@
 import Big from "big.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { coinbase, coingecko, kraken, RateProviderError, snapshotRateSource, type RateProvider } from "@/lib/chains/rate-providers";
-import { DEFAULT_RATE_TABLE } from "@/lib/chains/default-rates";
-import { tableRate } from "@/lib/chains/rates";
+import { coinbase, coingecko, kraken, RateProviderError, type RateProvider } from "@/lib/rates/providers/index";
+import { snapshotRateSource } from "@/lib/rates/snapshot-source";
+import { DEFAULT_RATE_TABLE } from "@/lib/rates/default-rates";
+import { tableRate } from "@/lib/rates/rate-source";
 import { marketMockControl, startMarketMock, type MarketMock } from "./market-mock";
 
 const PROVIDERS: RateProvider[] = [kraken, coinbase, coingecko];

@@ -1,14 +1,14 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import Big from "big.js";
-import { COINS, COIN_NAMES } from "../../lib/chains/coins";
-import { DEFAULT_RATE_TABLE } from "../../lib/chains/default-rates";
-import { COINGECKO_IDS } from "../../lib/chains/rate-providers/coin-ids";
+import { COINS, COIN_NAMES } from "@/domain/coins";
+import { DEFAULT_RATE_TABLE } from "@/lib/rates/default-rates";
+import { COINGECKO_IDS } from "@/lib/rates/providers/coin-ids";
 
 /**
  * One local HTTP server standing in for all three market APIs (Kraken, Coinbase, CoinGecko) at
  * once, answering their documented paths in their documented shapes (see the header comments of
- * lib/chains/rate-providers/*.ts) from one price table. Free of vitest, so both vitest and
+ * lib/rates/providers/*.ts) from one price table. Free of vitest, so both vitest and
  * Playwright's global setup can start it; a Playwright worker drives the one global setup
  * started through its control endpoint (`marketMockControl`).
  *

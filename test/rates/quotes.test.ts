@@ -3,7 +3,7 @@ import { getDb } from "@/db/client";
 import { findCharge } from "@/db/queries/charges";
 import { storeRates, type GoodRate } from "@/db/queries/rates";
 import { findBusiness } from "@/db/queries/businesses";
-import { quoteRate, unquotableCoins } from "@/lib/chains/quote-rates";
+import { quoteRate, unquotableCoins } from "@/lib/rates/quote";
 import { selectCoinAction } from "@/lib/checkout/actions";
 import { config } from "@/lib/config";
 import type { RatesConfig } from "@/lib/config/rates";

@@ -3,7 +3,7 @@ import { getDb } from "@/db/client";
 import { updateBusiness } from "@/db/queries/businesses";
 import { config, loadConfig } from "@/lib/config";
 import { postWebhook } from "@/lib/webhooks/send";
-import { isPublicAddress, resolvePublic, UnsafeUrlError } from "@/lib/webhooks/url-safety";
+import { isPublicAddress, resolvePublic, UnsafeUrlError } from "@/lib/http/url-safety";
 import { createPayment, newBusiness } from "../helpers";
 import { attemptsOf, deliveriesOf, deliveryById, drain, oneWebhookFileAtATime, receivers } from "./support";
 

@@ -13,7 +13,7 @@ import { StatusBanner } from "@/components/checkout/status-banner";
 import { TestModePanel } from "@/components/checkout/test-mode-panel";
 import { getDb } from "@/db/client";
 import { recordVisit } from "@/lib/checkout/customer";
-import { isTerminal } from "@/lib/payments/transitions";
+import { isTerminal } from "@/domain/transitions";
 import { loadCheckoutView } from "./load";
 
 type Props = { params: Promise<{ paymentId: string }> };

@@ -1,9 +1,9 @@
 import { decodeCashAddress } from "@bitauth/libauth";
 import { bech32 } from "@scure/base";
 import { bytesToHex } from "@noble/hashes/utils.js";
-import { toBaseUnits } from "../amounts";
-import type { CoinName } from "../coins";
-import type { DecimalText } from "../rpc/bitcoin-rpc";
+import { toBaseUnits } from "@/domain/amounts";
+import type { CoinName } from "@/domain/coins";
+import type { DecimalText } from "./rpc";
 
 /** A transaction as `getblock <hash> 2` and `getrawtransaction <txid> true` give it (the fields used). */
 export type VerboseTx = {

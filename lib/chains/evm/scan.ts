@@ -1,5 +1,5 @@
-import type { CoinName } from "../coins";
-import type { EvmBlock, TransferLog } from "../rpc/evm-rpc";
+import type { CoinName } from "@/domain/coins";
+import type { EvmBlock, TransferLog } from "./rpc";
 
 /**
  * Matching what an EVM chain carries against the watched deposit addresses: a block's native

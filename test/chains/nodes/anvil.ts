@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createRequire } from "node:module";
 import { freePort } from "./free-port";
 import path from "node:path";
-import { evmChainIdOf, evmClient, type EvmClient } from "@/lib/chains/rpc/evm-rpc";
+import { evmChainIdOf, evmClient, type EvmClient } from "@/lib/chains/evm/rpc";
 
 /**
  * A real anvil (Foundry's local Ethereum node) for a test file, on a free port, ready once

@@ -5,8 +5,8 @@ import os from "node:os";
 import path from "node:path";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { createBase58check } from "@scure/base";
-import { TEST_EXTENDED_PUBLIC_KEYS } from "@/lib/chains/derive";
-import { bitcoinRpc, type BitcoinRpc } from "@/lib/chains/rpc/bitcoin-rpc";
+import { TEST_EXTENDED_PUBLIC_KEYS } from "@/lib/wallets/derive";
+import { bitcoinRpc, type BitcoinRpc } from "@/lib/chains/bitcoin/rpc";
 
 /**
  * A real Litecoin Core node in regtest for a test file: its own data directory and ports, ready

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { coingecko, RateProviderError } from "@/lib/chains/rate-providers";
+import { coingecko, RateProviderError } from "@/lib/rates/providers/index";
 import { startMockServer, transportFailureTests, type MockServer } from "./mock-server";
 
 const NOW = new Date("2024-03-25T08:46:00Z"); // 1711356360

@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, it } from "vitest";
-import { RateLimitedError, RateProviderError, type RateProvider } from "@/lib/chains/rate-providers";
+import { RateLimitedError, RateProviderError, type RateProvider } from "@/lib/rates/providers/index";
 
 /** What the mock answers on one path: a body (object → JSON, string → sent verbatim), or silence. */
 export type Reply = { status?: number; headers?: Record<string, string>; body?: unknown; silent?: boolean };

@@ -1,13 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CoinName } from "@/lib/chains/coins";
-import {
-  medianDecimal,
-  providersFromList,
-  snapshotRateSource,
-  type ProviderSnapshot,
-  type RateProviderId,
-} from "@/lib/chains/rate-providers";
-import { UnknownRateError } from "@/lib/chains/rates";
+import type { CoinName } from "@/domain/coins";
+import { providersFromList, type ProviderSnapshot } from "@/lib/rates/providers/index";
+import { type RateProviderId } from "@/lib/config/rates";
+import { medianDecimal, snapshotRateSource } from "@/lib/rates/snapshot-source";
+import { UnknownRateError } from "@/lib/rates/rate-source";
 import { startMockServer, type MockServer } from "./mock-server";
 
 const T0 = new Date("2024-03-25T08:46:00Z");

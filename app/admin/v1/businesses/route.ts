@@ -1,9 +1,10 @@
 import { z } from "zod";
-import { createBusiness } from "@/lib/admin/businesses";
-import { CreateBusinessSchema } from "@/lib/admin/schemas";
+import { createBusiness } from "@/lib/businesses/businesses";
+import { CreateBusinessSchema } from "@/lib/businesses/schemas";
 import { readBody } from "@/lib/http/body";
 import { envelope } from "@/lib/http/respond";
-import { otherMethods, withAdmin } from "@/lib/http/route";
+import { otherMethods } from "@/lib/http/route";
+import { withAdmin } from "@/lib/accounts/route-auth";
 
 export const POST = withAdmin(z.object({}), async ({ req, db }) => {
   const input = (await readBody(req, CreateBusinessSchema)).data;

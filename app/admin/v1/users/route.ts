@@ -1,10 +1,11 @@
 import { z } from "zod";
-import { CreateUserSchema } from "@/lib/admin/schemas";
+import { CreateUserSchema } from "@/lib/accounts/schemas";
 import { createUser } from "@/lib/accounts/users";
 import { config } from "@/lib/config";
 import { readBody } from "@/lib/http/body";
 import { envelope } from "@/lib/http/respond";
-import { otherMethods, withAdmin } from "@/lib/http/route";
+import { otherMethods } from "@/lib/http/route";
+import { withAdmin } from "@/lib/accounts/route-auth";
 
 /** Creates a dashboard user of a business (or adds an existing user to it); a generated password is shown once. */
 export const POST = withAdmin(z.object({}), async ({ req, db }) => {

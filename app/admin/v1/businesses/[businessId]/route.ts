@@ -1,9 +1,10 @@
 import { z } from "zod";
-import { getBusiness, patchBusiness } from "@/lib/admin/businesses";
-import { PatchBusinessSchema } from "@/lib/admin/schemas";
+import { getBusiness, patchBusiness } from "@/lib/businesses/businesses";
+import { PatchBusinessSchema } from "@/lib/businesses/schemas";
 import { readBody } from "@/lib/http/body";
 import { envelope } from "@/lib/http/respond";
-import { businessIdParam, otherMethods, withAdmin } from "@/lib/http/route";
+import { businessIdParam, otherMethods } from "@/lib/http/route";
+import { withAdmin } from "@/lib/accounts/route-auth";
 
 const params = z.object({ businessId: businessIdParam });
 

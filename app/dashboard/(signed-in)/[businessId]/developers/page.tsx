@@ -6,7 +6,7 @@ import { WebhookSettings } from "@/components/dashboard/developers/webhook-setti
 import { sectionCard, SectionTitle } from "@/components/dashboard/mode-badge";
 import { getDb } from "@/db/client";
 import { requireMember } from "@/lib/accounts/session";
-import { DELIVERY_STATUSES } from "@/lib/admin/deliveries";
+import { DELIVERY_STATUSES } from "@/lib/webhooks/delivery-log";
 import { deliveryLog, developerOverview } from "@/lib/dashboard/developers";
 import {
   createKeyAction,

@@ -7,12 +7,12 @@ import { PaymentsTable } from "@/components/dashboard/payments/payments-table";
 import { statusLabel } from "@/components/dashboard/payments/format";
 import { VolumeChart } from "@/components/dashboard/payments/volume-chart";
 import { requireUser } from "@/lib/accounts/session";
-import { COINS, COIN_NAMES } from "@/lib/chains/coins";
+import { COINS, COIN_NAMES } from "@/domain/coins";
 import { searchParamsOf } from "@/lib/dashboard/list-filter";
 import { listDashboardPayments, type PaymentsPage } from "@/lib/dashboard/payments";
 import { paymentVolume, type PaymentVolume } from "@/lib/dashboard/payments-chart";
 import { ApiError } from "@/lib/http/errors";
-import { PAYMENT_STATUSES } from "@/lib/payments/status";
+import { PAYMENT_STATUSES } from "@/domain/statuses";
 
 export const metadata: Metadata = { title: "Payments · Merchant dashboard" };
 

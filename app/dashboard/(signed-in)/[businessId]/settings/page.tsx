@@ -3,7 +3,7 @@ import { sectionCard, SectionTitle } from "@/components/dashboard/mode-badge";
 import { SettingsForm } from "@/components/dashboard/settings/settings-form";
 import { getDb } from "@/db/client";
 import { requireMember } from "@/lib/accounts/session";
-import { ACCOUNT_PATHS } from "@/lib/chains/derive";
+import { ACCOUNT_PATHS } from "@/lib/wallets/derive";
 import { settingsOf } from "@/lib/dashboard/settings";
 import { previewAddressesAction, saveSettingsAction } from "./actions";
 

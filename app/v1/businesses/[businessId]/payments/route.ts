@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { getListDb } from "@/db/client";
 import { readBody } from "@/lib/http/body";
-import { businessIdParam, otherMethods, withApiKey } from "@/lib/http/route";
+import { businessIdParam, otherMethods } from "@/lib/http/route";
+import { withApiKey } from "@/lib/accounts/route-auth";
 import { envelope, envelopeJson } from "@/lib/http/respond";
 import { createPayment } from "@/lib/payments/create";
 import { idempotencyFrom, idempotencyKeyErrors } from "@/lib/payments/idempotency";

@@ -1,9 +1,10 @@
 import { z } from "zod";
-import { createApiKey, listKeys } from "@/lib/admin/businesses";
-import { CreateApiKeySchema } from "@/lib/admin/schemas";
+import { createApiKey, listKeys } from "@/lib/businesses/businesses";
+import { CreateApiKeySchema } from "@/lib/businesses/schemas";
 import { readBody } from "@/lib/http/body";
 import { envelope } from "@/lib/http/respond";
-import { businessIdParam, otherMethods, withAdmin } from "@/lib/http/route";
+import { businessIdParam, otherMethods } from "@/lib/http/route";
+import { withAdmin } from "@/lib/accounts/route-auth";
 
 const params = z.object({ businessId: businessIdParam });
 

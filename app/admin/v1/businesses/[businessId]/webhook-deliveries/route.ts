@@ -1,8 +1,9 @@
 import { z } from "zod";
-import { ListDeliveriesQuerySchema, listBusinessDeliveries } from "@/lib/admin/deliveries";
+import { ListDeliveriesQuerySchema, listBusinessDeliveries } from "@/lib/webhooks/delivery-log";
 import { parseQuery } from "@/lib/http/query";
 import { envelope } from "@/lib/http/respond";
-import { businessIdParam, otherMethods, withAdmin } from "@/lib/http/route";
+import { businessIdParam, otherMethods } from "@/lib/http/route";
+import { withAdmin } from "@/lib/accounts/route-auth";
 
 const params = z.object({ businessId: businessIdParam });
 

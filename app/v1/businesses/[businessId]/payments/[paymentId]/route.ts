@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { businessIdParam, otherMethods, paymentIdParam, withApiKey } from "@/lib/http/route";
+import { businessIdParam, otherMethods, paymentIdParam } from "@/lib/http/route";
+import { withApiKey } from "@/lib/accounts/route-auth";
 import { envelope } from "@/lib/http/respond";
 import { getPayment } from "@/lib/payments/read";
 

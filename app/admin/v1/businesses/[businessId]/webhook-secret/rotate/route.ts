@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { rotateWebhookSecret } from "@/lib/admin/businesses";
+import { rotateWebhookSecret } from "@/lib/businesses/businesses";
 import { envelope } from "@/lib/http/respond";
-import { businessIdParam, otherMethods, withAdmin } from "@/lib/http/route";
+import { businessIdParam, otherMethods } from "@/lib/http/route";
+import { withAdmin } from "@/lib/accounts/route-auth";
 
 const params = z.object({ businessId: businessIdParam });
 

@@ -1,11 +1,12 @@
 import { z } from "zod";
 import { findPayment } from "@/db/queries/payments-read";
-import { simulate } from "@/lib/chains/simulator";
-import { SimulateRequestSchema } from "@/lib/chains/simulate-schema";
+import { simulate } from "@/lib/checkout/simulator";
+import { SimulateRequestSchema } from "@/lib/checkout/simulate-schema";
 import { notFound } from "@/lib/http/errors";
 import { readBody } from "@/lib/http/body";
 import { envelope } from "@/lib/http/respond";
-import { businessIdParam, otherMethods, paymentIdParam, withApiKey } from "@/lib/http/route";
+import { businessIdParam, otherMethods, paymentIdParam } from "@/lib/http/route";
+import { withApiKey } from "@/lib/accounts/route-auth";
 import { getPayment } from "@/lib/payments/read";
 
 const params = z.object({ businessId: businessIdParam, paymentId: paymentIdParam });

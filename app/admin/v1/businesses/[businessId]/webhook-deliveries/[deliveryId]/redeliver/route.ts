@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { redeliverOne } from "@/lib/admin/deliveries";
+import { redeliverOne } from "@/lib/webhooks/delivery-log";
 import { envelope } from "@/lib/http/respond";
-import { businessIdParam, otherMethods, positiveIdParam, withAdmin } from "@/lib/http/route";
+import { businessIdParam, otherMethods, positiveIdParam } from "@/lib/http/route";
+import { withAdmin } from "@/lib/accounts/route-auth";
 
 const params = z.object({
   businessId: businessIdParam,

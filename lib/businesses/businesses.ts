@@ -1,0 +1,178 @@
+import { randomBytes } from "node:crypto";
+import type { Db } from "@/db/client";
+import { listApiKeys, revokeApiKey } from "@/db/queries/api-keys";
+import { findBusiness, insertBusiness, updateBusiness } from "@/db/queries/businesses";
+import type { Business } from "@/db/schema";
+import { issueApiKey } from "@/lib/accounts/api-keys";
+import type { CoinName } from "@/domain/coins";
+import { defaultEnabledCoins } from "@/domain/watched-chains";
+import { chainsHealth } from "@/lib/chains/health";
+import type { KeyFamily } from "@/lib/wallets/derive";
+import { keyProblem } from "./schemas";
+import { config } from "@/lib/config";
+import { invalidField, notFound } from "@/lib/http/errors";
+import { liveUrlProblem } from "@/lib/http/url-safety";
+import type { CreateApiKeyInput, CreateBusinessInput, PatchBusinessInput } from "./schemas";
+import { inTransaction } from "@/db/transaction";
+
+/** D5: `whsec_` + base64 of 32 random bytes, the format svix's verifier expects. */
+export function newWebhookSecret(): string {
+  return `whsec_${randomBytes(32).toString("base64")}`;
+}
+
+export function businessSettings(b: Business) {
+  return {
+    businessId: b.id,
+    name: b.name,
+    mode: b.mode,
+    webhookUrl: b.webhookUrl,
+    paymentLifetimeSeconds: b.paymentLifetimeSeconds,
+    enabledCoins: b.enabledCoins,
+    feePercent: Number(b.feePercent),
+    underpaymentTolerancePercent: Number(b.underpaymentTolerancePercent),
+    parentBusinessId: b.parentBusinessId,
+    extendedPublicKeys: b.extendedPublicKeys,
+    confirmations: b.confirmations,
+    createdAt: b.createdAt.toISOString(),
+  };
+}
+
+/** D7: rules a setting must meet for the business's mode. */
+function checkModeRules(mode: "test" | "live", webhookUrl: string | null | undefined, coins: string[] | undefined) {
+  if (mode !== "live") return;
+  const problem = webhookUrl && !config().webhookPrivateTargets ? liveUrlProblem(webhookUrl) : null;
+  if (problem) throw invalidField("webhookUrl", problem);
+  const servable = new Set<string>(defaultEnabledCoins("live"));
+  const bad = coins?.filter((c) => !servable.has(c)) ?? [];
+  if (bad.length) {
+    throw invalidField(
+      "enabledCoins",
+      `${bad.join(", ")} cannot be paid to a live business: only coins of a chain the service watches can (${[...servable].join(", ")}); TRON, Solana, Monero and TON have no watcher yet`,
+    );
+  }
+}
+
+/**
+ * Each key against the network its chain's node serves (known once the watcher has asked the
+ * node): a mainnet key for a regtest node, or the reverse, derives addresses nobody can pay.
+ */
+async function checkKeysAgainstNodes(db: Db, keys: Partial<Record<string, string | undefined>> | undefined) {
+  if (!keys) return;
+  const nets = new Map((await chainsHealth(db)).map((h) => [h.chain as string, h.network]));
+  for (const [family, key] of Object.entries(keys) as [KeyFamily, string | undefined][]) {
+    const net = nets.get(family);
+    if (!key || !net) continue;
+    const problem = keyProblem(family, key, net);
+    if (problem) throw invalidField(`extendedPublicKeys.${family}`, problem);
+  }
+}
+
+/** Keys given as "" are removed. */
+function withoutEmpty(keys: Partial<Record<string, string | undefined>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(keys).filter((e): e is [string, string] => Boolean(e[1])));
+}
+
+async function requireBusiness(db: Db, id: number): Promise<Business> {
+  const b = await findBusiness(db, id);
+  if (!b) throw notFound(`No business ${id} exists.`);
+  return b;
+}
+
+export async function createBusiness(db: Db, input: CreateBusinessInput) {
+  checkModeRules(input.mode, input.webhookUrl, input.enabledCoins);
+  await checkKeysAgainstNodes(db, input.extendedPublicKeys);
+  if (input.parentBusinessId !== undefined) {
+    const parent = await findBusiness(db, input.parentBusinessId);
+    if (!parent) throw invalidField("parentBusinessId", `no business ${input.parentBusinessId} exists`);
+    if (parent.parentBusinessId !== null) throw invalidField("parentBusinessId", "must be a top-level business (one level of sub-businesses)");
+  }
+  const webhookSecret = newWebhookSecret();
+  return inTransaction(db, async (tx) => {
+    const business = await insertBusiness(tx, {
+      name: input.name,
+      mode: input.mode,
+      webhookUrl: input.webhookUrl ?? null,
+      paymentLifetimeSeconds: input.paymentLifetimeSeconds ?? 3600,
+      enabledCoins: [...new Set(input.enabledCoins ?? defaultEnabledCoins(input.mode))] as CoinName[],
+      feePercent: String(input.feePercent ?? 0),
+      underpaymentTolerancePercent: String(input.underpaymentTolerancePercent ?? 0),
+      parentBusinessId: input.parentBusinessId ?? null,
+      extendedPublicKeys: withoutEmpty(input.extendedPublicKeys ?? {}),
+      confirmations: input.confirmations ?? {},
+      webhookSecret,
+    });
+    const key = await issueApiKey(tx, { ownerBusinessId: business.id, businessIds: [business.id] });
+    return { ...businessSettings(business), apiKey: key.apiKey, keyId: key.keyId, webhookSecret };
+  });
+}
+
+export async function getBusiness(db: Db, id: number) {
+  return businessSettings(await requireBusiness(db, id));
+}
+
+export async function patchBusiness(db: Db, id: number, patch: PatchBusinessInput) {
+  const current = await requireBusiness(db, id);
+  const mode = patch.mode ?? current.mode;
+  checkModeRules(
+    mode,
+    patch.webhookUrl !== undefined ? patch.webhookUrl : current.webhookUrl,
+    patch.enabledCoins ?? (patch.mode === "live" ? current.enabledCoins : undefined),
+  );
+  await checkKeysAgainstNodes(db, patch.extendedPublicKeys);
+  const updated = await updateBusiness(db, id, {
+    ...(patch.name !== undefined && { name: patch.name }),
+    ...(patch.mode !== undefined && { mode: patch.mode }),
+    ...(patch.webhookUrl !== undefined && { webhookUrl: patch.webhookUrl }),
+    ...(patch.paymentLifetimeSeconds !== undefined && { paymentLifetimeSeconds: patch.paymentLifetimeSeconds }),
+    ...(patch.enabledCoins !== undefined && { enabledCoins: [...new Set(patch.enabledCoins)] }),
+    ...(patch.feePercent !== undefined && { feePercent: String(patch.feePercent) }),
+    ...(patch.extendedPublicKeys !== undefined && {
+      extendedPublicKeys: withoutEmpty({ ...current.extendedPublicKeys, ...patch.extendedPublicKeys }),
+    }),
+    ...(patch.confirmations !== undefined && { confirmations: patch.confirmations }),
+    ...(patch.underpaymentTolerancePercent !== undefined && {
+      underpaymentTolerancePercent: String(patch.underpaymentTolerancePercent),
+    }),
+  });
+  return businessSettings(updated);
+}
+
+/** A new key for the business; `businessIds` may name its sub-businesses too (D6). */
+export async function createApiKey(db: Db, ownerId: number, input: CreateApiKeyInput) {
+  const owner = await requireBusiness(db, ownerId);
+  const ids = [...new Set(input.businessIds ?? [owner.id])];
+  for (const [i, id] of ids.entries()) {
+    if (id === owner.id) continue;
+    const b = await findBusiness(db, id);
+    if (!b || b.parentBusinessId !== owner.id) {
+      throw invalidField(`businessIds[${i}]`, `business ${id} is neither ${owner.id} nor one of its sub-businesses`);
+    }
+  }
+  const key = await issueApiKey(db, { ownerBusinessId: owner.id, businessIds: ids, expiresInSeconds: input.expiresInSeconds });
+  return { keyId: key.keyId, apiKey: key.apiKey, businessIds: ids, expiresAt: key.expiresAt?.toISOString() ?? null };
+}
+
+export async function listKeys(db: Db, ownerId: number) {
+  await requireBusiness(db, ownerId);
+  return (await listApiKeys(db, ownerId)).map((k) => ({
+    keyId: k.id,
+    businessIds: k.businessIds,
+    createdAt: k.createdAt.toISOString(),
+    expiresAt: k.expiresAt?.toISOString() ?? null,
+    revokedAt: k.revokedAt?.toISOString() ?? null,
+  }));
+}
+
+export async function revokeKey(db: Db, ownerId: number, keyId: string) {
+  await requireBusiness(db, ownerId);
+  const row = await revokeApiKey(db, ownerId, keyId, new Date());
+  if (!row) throw notFound(`No active API key ${keyId} belongs to business ${ownerId}.`);
+  return { keyId: row.id, revokedAt: row.revokedAt!.toISOString() };
+}
+
+export async function rotateWebhookSecret(db: Db, id: number) {
+  await requireBusiness(db, id);
+  const webhookSecret = newWebhookSecret();
+  await updateBusiness(db, id, { webhookSecret });
+  return { webhookSecret };
+}

@@ -1,0 +1,89 @@
+import type { Db } from "@/db/client";
+import { watchedCharges, type WatchedCharge } from "@/db/queries/chain-watch";
+import type { SeenBlock } from "@/db/schema";
+import { matchOutputs, scriptPubKeyOf, type VerboseTx } from "./scan";
+import type { CoinName } from "@/domain/coins";
+import type { BitcoinRpc } from "./rpc";
+import { CursorWalk, type FollowerOptions, type FollowResult, type Whereabouts } from "../cursor-walk";
+
+export { RECENT_BLOCKS, type FollowResult } from "../cursor-walk";
+
+export type BitcoinChain = "BITCOIN" | "LITECOIN" | "BITCOIN_CASH";
+
+export type FollowOptions = FollowerOptions & {
+  chain: BitcoinChain;
+  rpc: BitcoinRpc;
+  /** Mempool transactions already looked at by this instance (kept between ticks by the caller). */
+  seenInMempool?: Set<string>;
+};
+
+/** Every watched charge by the script its address locks to (addresses derive one per charge). */
+async function watchSet(db: Db, chain: BitcoinChain, since: Date) {
+  const byScript = new Map<string, WatchedCharge>();
+  for (const c of await watchedCharges(db, [chain as CoinName], since)) {
+    try {
+      byScript.set(scriptPubKeyOf(c.address), c);
+    } catch {
+      // An address of another network (a charge made before the node was configured) is nobody's here.
+    }
+  }
+  return byScript;
+}
+
+/**
+ * Where the node has a transaction: in its mempool, or mined (since this tick's blocks were read:
+ * the next tick finds it in its block); "unknown" when neither, as after a double-spend.
+ */
+async function locate(rpc: BitcoinRpc, txid: string): Promise<Whereabouts> {
+  if (await rpc.call("getmempoolentry", [txid]).then(() => true, () => false)) return "pool";
+  const tx = await rpc.call<{ blockhash?: string }>("getrawtransaction", [txid, true]).catch(() => null);
+  return tx?.blockhash === undefined ? "unknown" : "block";
+}
+
+/**
+ * One tick of a Bitcoin-family chain's watcher. With the chain's lease (another instance holding
+ * it: nothing to do) it
+ * 1. compares the last blocks it read with the node's; after a reorganisation, transfers in
+ *    blocks above the fork become unconfirmed and the blocks after the fork are read again;
+ * 2. reads every block after the cursor up to the node's tip (no cap: after any downtime it
+ *    catches up), recording each output that pays a watched charge once by its outpoint, with
+ *    the block's height and hash, and moving the cursor block by block;
+ * 3. looks at the mempool's new transactions: an output paying a watched charge is recorded
+ *    with no confirmation (the payment is seen: PENDING);
+ * 4. drops the transfers in no block and no longer in the mempool for `dropAfterMs` (a
+ *    double-spend, an eviction);
+ * 5. sets the watched transfers' confirmations from the tip, and lets the detection step the simulator
+ *    uses decide each touched payment's status.
+ * On a chain's first tick it starts at the tip.
+ */
+export async function followBitcoinChain(db: Db, o: FollowOptions): Promise<FollowResult> {
+  const walk = await CursorWalk.begin(db, o, {
+    key: o.cursor ?? o.chain,
+    label: o.chain,
+    coins: [o.chain],
+    tip: () => o.rpc.call<number>("getblockcount"),
+    hashAt: (height) => o.rpc.call<string>("getblockhash", [height]),
+  });
+  if (!(walk instanceof CursorWalk)) return walk;
+  const watched = await watchSet(db, o.chain, walk.lateSince);
+  const scripts = new Set(watched.keys());
+  const record = async (txs: VerboseTx[], block: SeenBlock | null) => {
+    for (const m of matchOutputs(txs, scripts, o.chain)) await walk.record(watched.get(m.scriptPubKey)!, { txId: m.outpoint, units: m.units, block });
+  };
+  for (let height = walk.from; height <= walk.tip; height++) {
+    const hash = await o.rpc.call<string>("getblockhash", [height]);
+    if (scripts.size > 0) await record((await o.rpc.call<{ tx: VerboseTx[] }>("getblock", [hash, 2])).tx, { height, hash });
+    if (!(await walk.advance(height, hash))) return walk.cut();
+  }
+  if (scripts.size > 0) {
+    const seen = o.seenInMempool ?? new Set<string>();
+    for (const txid of await o.rpc.call<string[]>("getrawmempool")) {
+      if (seen.has(txid)) continue;
+      seen.add(txid);
+      const tx = await o.rpc.call<VerboseTx>("getrawtransaction", [txid, true]).catch(() => null); // mined or evicted meanwhile
+      if (tx) await record([tx], null);
+    }
+  }
+  await walk.dropVanished((txid) => locate(o.rpc, txid));
+  return walk.finish();
+}
