@@ -1,91 +1,10 @@
-import type { Db } from "@/db/client";
-import { COINS, type CoinName } from "@/domain/coins";
-import type { ChainNet } from "@/lib/wallets/derive";
-import { coinsOfChain, tokenContractsOn, type WatchedChain } from "@/domain/watched-chains";
 import type { Erc20Coin } from "@/domain/token-contracts";
-import { bitcoinRpc, chainNetOf } from "./bitcoin/rpc";
-import { evmChainIdOf, evmClient, readErc20Decimals } from "./evm/rpc";
-import { followBitcoinChain, type BitcoinChain, type FollowResult } from "./bitcoin/follower";
-import type { DecidePayment } from "./cursor-walk";
-import { checkOpenAddresses } from "./bitcoin/safety-net";
-import { checkOpenEvmAddresses } from "./evm/safety-net";
-import { followEvmChain } from "./evm/follower";
+import type { WatchedChain } from "@/domain/watched-chains";
+import type { ChainDriver } from "./adapter";
+import { bitcoinDriver } from "./bitcoin/driver";
+import { evmDriver } from "./evm/driver";
 
-/** What a node says it serves: its network, an EVM chain's id, and the coins the chain can take there. */
-export type NodeIdentity = { network: ChainNet; chainId: number | null; coins: CoinName[]; tokens: Map<string, CoinName[]> };
-
-export type TickOptions = { owner: string; lateWindowMs: number; leaseMs: number; now: () => Date; decide: DecidePayment };
-
-/** One chain's node as the orchestrator (chains.ts) drives it, whatever its family. */
-export type ChainDriver = {
-  /** Asks the node which network it serves (once per process, and again after a failure). */
-  identify(): Promise<NodeIdentity>;
-  /** One watcher tick: blocks since the cursor, the mempool, confirmations, statuses. */
-  tick(db: Db, id: NodeIdentity, o: TickOptions): Promise<FollowResult>;
-  /** After catching up on start: asks the node directly about every open address. */
-  checkOpenAddresses(db: Db, now: Date, decide: DecidePayment): Promise<number>;
-};
-
-export function bitcoinDriver(chain: BitcoinChain, url: string): ChainDriver {
-  const rpc = bitcoinRpc(url);
-  const seenInMempool = new Set<string>();
-  return {
-    async identify() {
-      return { network: await chainNetOf(rpc), chainId: null, coins: coinsOfChain(chain), tokens: new Map() };
-    },
-    async tick(db, id, o) {
-      // Transactions leave the mempool as they are mined: keep the memory of them from growing for ever.
-      if (seenInMempool.size > 100_000) seenInMempool.clear();
-      return followBitcoinChain(db, { chain, rpc, net: id.network, owner: o.owner, lateWindowMs: o.lateWindowMs, leaseMs: o.leaseMs, now: o.now, decide: o.decide, seenInMempool });
-    },
-    checkOpenAddresses: (db, now, decide) => checkOpenAddresses(db, { chain, rpc, now, decide }),
-  };
-}
-
-/** EVM chain ids of local development nodes (anvil, Hardhat, Ganache): blocks on demand, like regtest. */
-const DEV_CHAIN_IDS = new Set([31337, 1337]);
-
-export function evmNetOf(chainId: number): ChainNet {
-  if (chainId === 1) return "main";
-  return DEV_CHAIN_IDS.has(chainId) ? "regtest" : "test";
-}
-
-/**
- * An EVM node. Each token's contract must answer `decimals()` with the catalogue's decimals:
- * amounts are quoted and settled in the catalogue's base units, so a contract with other
- * decimals (a wrong address, another token) would be paid a thousandfold wrong. Such a token
- * is refused with a logged reason and not offered; Ether and the other tokens go on.
- */
-export function evmDriver(url: string, configured: Partial<Record<Erc20Coin, string>>): ChainDriver {
-  const client = evmClient(url);
-  /** Each accepted token coin's contract, as the node's last identity found them. */
-  const contractOf = new Map<CoinName, string>();
-  return {
-    async identify() {
-      const chainId = await evmChainIdOf(client);
-      const tokens = new Map<string, CoinName[]>();
-      const accepted: Partial<Record<Erc20Coin, string>> = {};
-      for (const [coin, contract] of Object.entries(tokenContractsOn(chainId, configured)) as [Erc20Coin, string][]) {
-        const want = COINS[coin].decimals;
-        const got = await readErc20Decimals(client, contract).catch((e: Error) => e);
-        if (got !== want) {
-          const why = got instanceof Error ? `its decimals() failed (${got.message.split("\n")[0]})` : `it has ${got} decimals, ${coin} has ${want}`;
-          console.error(`[watcher ETHEREUM] ${coin} is not offered: the contract ${contract} on chain ${chainId} is refused: ${why}`);
-          continue;
-        }
-        accepted[coin] = contract;
-        contractOf.set(coin, contract);
-        const key = contract.toLowerCase();
-        tokens.set(key, [...(tokens.get(key) ?? []), coin]);
-      }
-      return { network: evmNetOf(chainId), chainId, coins: coinsOfChain("ETHEREUM", accepted), tokens };
-    },
-    tick: (db, id, o) =>
-      followEvmChain(db, { client, net: id.network, owner: o.owner, lateWindowMs: o.lateWindowMs, leaseMs: o.leaseMs, now: o.now, decide: o.decide, tokens: id.tokens }),
-    checkOpenAddresses: (db, now) => checkOpenEvmAddresses(db, { client, now, contractOf: (coin) => contractOf.get(coin) }),
-  };
-}
-
+/** The adapter of each watched chain's family (adapter.ts): a new family adds its folder and its line here. */
 export function driverFor(chain: WatchedChain, url: string, tokenContracts: Partial<Record<Erc20Coin, string>>): ChainDriver {
   return chain === "ETHEREUM" ? evmDriver(url, tokenContracts) : bitcoinDriver(chain, url);
 }

@@ -5,9 +5,9 @@ import { listChainCursors, recordChainError, recordChainTick, resetChainCursor }
 import type { Config } from "@/lib/config";
 import { endpointOf, isStalled } from "./health";
 import type { WatchedChain } from "@/domain/watched-chains";
-import type { FollowResult } from "./bitcoin/follower";
-import type { DecidePayment } from "./cursor-walk";
-import { driverFor, type ChainDriver, type NodeIdentity } from "./drivers";
+import type { ChainDriver, NodeIdentity } from "./adapter";
+import type { DecidePayment, FollowResult } from "./cursor-walk";
+import { driverFor } from "./drivers";
 
 /** This process's name in the chains' leases. */
 export const OWNER = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Address } from "viem";
-import { evmDriver, evmNetOf } from "@/lib/chains/drivers";
+import { evmDriver, evmNetOf } from "@/lib/chains/evm/driver";
 import { anvilWallet } from "./nodes/anvil-wallet";
 import { ANVIL_CHAIN_ID, startAnvil, type Anvil } from "./nodes/anvil";
 
