@@ -138,7 +138,7 @@ describe("POST /admin/v1/businesses", () => {
     expect(data.enabledCoins).toContain("ETHEREUM");
     expect(data.enabledCoins).toContain("ETH_TETHER");
     expect(data.enabledCoins).toContain("CONTRACT_ERC20_USDC");
-    // Chains with no watcher are never offered live (README, "Real chains").
+    // Chains with no watcher are never offered live (docs/real-chains.md).
     for (const coin of ["MONERO", "TON", "SOLANA", "SOL_TETHER", "SOL_USD_COIN", "TRON", "TRX_TETHER", "CONTRACT_TRC20_USDT"]) {
       expect(data.enabledCoins).not.toContain(coin);
     }

@@ -42,7 +42,7 @@ const ExtendedPublicKeysSchema = z
       "Account extended public keys (xpub/zpub) by family: BITCOIN (m/84'/0'/0'), BITCOIN_CASH (m/44'/145'/0'), LITECOIN (m/84'/2'/0'), ETHEREUM (m/44'/60'/0', also ERC-20), TRON (m/44'/195'/0', also TRC-20). Deposit addresses are derived from them; the service never holds private keys. Each key is at most 200 characters and must be a valid extended public key of its family's script type for the network its chain's node serves: mainnet keys (xpub/zpub) for a mainnet node, testnet keys (tpub/vpub) for a test network or regtest, as Bitcoin Core and Litecoin Core export them (400 naming the family otherwise). An empty string removes that family's key; keys not named keep their value. A `live` business offers only the coins whose family has a key and whose chain's node is configured and healthy.",
   });
 
-/** The create body of the README: accepted as is (test mode). */
+/** The create body of docs/operations.md: accepted as is (test mode). */
 export const CREATE_BUSINESS_EXAMPLE = {
   name: "Shop",
   webhookUrl: "https://shop.example.com/hooks/payments",
@@ -98,7 +98,7 @@ const settings = {
     .meta({
       id: "ConfirmationPolicy",
       description:
-        "Confirmations a transfer needs before a payment in that coin counts as paid, replacing the coin's default (BITCOIN and BITCOIN_CASH 1, LITECOIN 2, every Ethereum coin 12; README, \"Real chains\"): fewer is faster and riskier, more is slower and safer. 1 to 1000 each; coins not named keep their default. A PATCH replaces the whole object (`{}` restores every default). Applies to coins chosen after the change.",
+        "Confirmations a transfer needs before a payment in that coin counts as paid, replacing the coin's default (BITCOIN and BITCOIN_CASH 1, LITECOIN 2, every Ethereum coin 12; docs/real-chains.md): fewer is faster and riskier, more is slower and safer. 1 to 1000 each; coins not named keep their default. A PATCH replaces the whole object (`{}` restores every default). Applies to coins chosen after the change.",
       examples: [{ BITCOIN: 3, ETHEREUM: 20 }],
     }),
 };

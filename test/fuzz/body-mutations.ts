@@ -90,7 +90,7 @@ export function bodyChanges(schema: Schema, value: Json, path: Path = []): fc.Ar
   const s = branchOf(node, value);
   if (here) out.push(here.map((inv) => change(path, `${inv.why}: ${short(inv.value)}`, (b) => setAt(b, path, inv.value))));
   if (typeof value === "number") {
-    // Read exactly as written (README): digits no double holds are refused, never rounded.
+    // Read exactly as written (docs/api.md): digits no double holds are refused, never rounded.
     // Past 17 significant digits the text differs from every double; 0 gets an underflow instead.
     const longer = value === 0 ? "1e-400" : `${plainDecimal(value)}${Number.isInteger(value) ? "." : ""}000000000000000000001`;
     const inexact = fc.constantFrom(longer, "1e400", "-1e400");

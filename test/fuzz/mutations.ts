@@ -27,7 +27,7 @@ export type Mutation = {
 const copy = (d: Draft, patch: Partial<Draft>): Draft => ({ ...d, query: [...d.query], headers: { ...d.headers }, path: { ...d.path }, ...patch });
 
 /**
- * How a client writes a parameter value in a URL (README: "values are read as sent"): integers
+ * How a client writes a parameter value in a URL (docs/api.md: "values are read as sent"): integers
  * and numbers as plain decimals, no exponent, no edge spaces; booleans as true/false; strings
  * as they are.
  */

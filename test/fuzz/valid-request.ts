@@ -18,7 +18,7 @@ export const concreteType = (type: string) => type.replace(/^([a-z]+)\/\*\+/, "$
 
 /**
  * A parameter value as it goes on the wire: strings as they are, numbers in plain decimal
- * digits (the shortest that round-trip, never an exponent: README, "values are read as sent").
+ * digits (the shortest that round-trip, never an exponent: docs/api.md, "values are read as sent").
  */
 export function queryScalar(v: unknown): string {
   if (typeof v === "number" && Number.isFinite(v)) return new Big(v).toFixed();
