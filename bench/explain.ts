@@ -17,14 +17,14 @@ export function listFilters(anchor: Date) {
 /**
  * EXPLAIN (ANALYZE, BUFFERS) of every statement a list request runs for each filter, built by
  * the same functions the service uses (db/queries/payment-list-statements.ts, and for the records on
- * PostgreSQL lib/payments/record-sql.ts), on page 1 of 20.
+ * PostgreSQL db/queries/payment-records-sql.ts), on page 1 of 20.
  */
 export async function explainLists(db: Db, businessId: number, anchor: Date): Promise<Record<string, string>> {
   const { listPaymentQueries } = await import("@/db/queries/payment-list-statements");
   const { findBusiness } = await import("@/db/queries/businesses");
   const { databaseKind } = await import("@/db/client");
   const { paymentsByIds, NEWEST_FIRST } = await import("@/db/queries/payments-read");
-  const { recordsSqlStatement } = await import("@/lib/payments/record-sql");
+  const { recordsSqlStatement } = await import("@/db/queries/payment-records-sql");
   const business = (await findBusiness(db, businessId))!;
   const plans: Record<string, string> = {};
   for (const [name, filter] of Object.entries(listFilters(anchor))) {

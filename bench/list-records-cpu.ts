@@ -1,7 +1,7 @@
 /**
  * What a list page's records cost this process and the database, by the two writers of list
  * records (lib/payments/list-records.ts): `paymentRecord` over the details statement (built here,
- * as on PGlite) and the JSON text PostgreSQL writes (lib/payments/record-sql.ts, as on
+ * as on PGlite) and the JSON text PostgreSQL writes (db/queries/payment-records-sql.ts, as on
  * PostgreSQL). One process, no HTTP: `npx tsx bench/list-records-cpu.ts` against a seeded bench
  * database (DATABASE_URL, default the bench's own). Prints, per 20-payment page, this process's
  * CPU and the wall time of one page at a time (the database's share is roughly their

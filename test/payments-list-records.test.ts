@@ -11,11 +11,11 @@ import { labelOf, makeRecordShapes, type Biz, type Shapes } from "./record-shape
 
 /*
  * A list page's records come through one interface (lib/payments/list-records.ts) with two
- * writers: PostgreSQL writing them as JSON text (lib/payments/record-sql.ts, what lists use on
- * PostgreSQL) and `paymentRecord` over the details statement (PGlite). For every shape a record
- * takes (test/record-shapes.ts) each must be listed byte for byte as GET /payments/{id} returns
- * it (after parsing: numbers compare as numbers, keys in order), and each writer must equal
- * `paymentRecord` field by field, on both databases.
+ * writers: PostgreSQL writing them as JSON text (db/queries/payment-records-sql.ts, what lists
+ * use on PostgreSQL) and `paymentRecord` over the details statement (PGlite). For every shape a
+ * record takes (test/record-shapes.ts) each must be listed byte for byte as GET /payments/{id}
+ * returns it (after parsing: numbers compare as numbers, keys in order), and each writer must
+ * equal `paymentRecord` field by field, on both databases.
  */
 
 let s: Shapes;

@@ -193,7 +193,7 @@ export function listPaymentQueries(tx: Tx, business: Business, f: PaymentFilter,
     /**
      * The second statement, for the page's ids (the service runs it named, `$1` for the array):
      * their details, from which the records are built. On PostgreSQL the records' own
-     * statement runs instead (lib/payments/record-sql.ts, over `paymentsByIds` too).
+     * statement runs instead (./payment-records-sql.ts, over `paymentsByIds` too).
      */
     details: (ids: string[]) => detailsQuery(tx, paymentsByIds(ids), NEWEST_FIRST),
     cappedCount: cappedCountStatement(tx, where),

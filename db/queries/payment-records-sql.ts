@@ -1,15 +1,16 @@
 import { and, eq, isNotNull, sql, type SQL } from "drizzle-orm";
-import type { Tx } from "@/db/client";
-import { prepared } from "@/db/prepared";
-import { NEWEST_FIRST, paymentsByIds } from "@/db/queries/payments-read";
-import { charges, customerIps, customers, payments, transfers } from "@/db/schema";
 import { COINS } from "@/domain/coins";
+import type { Tx } from "../client";
+import { prepared } from "../prepared";
+import { charges, customerIps, customers, payments, transfers } from "../schema";
+import { NEWEST_FIRST, paymentsByIds } from "./payments-read";
 
 /*
  * The Payment record as JSON text, written by PostgreSQL: list pages on PostgreSQL only, behind
- * the one interface of list records (./list-records.ts). `paymentRecord` (./record.ts) is the
- * definition of the record; test/payments-list-records.test.ts holds this statement's records to
- * it field by field, key order included, for every shape a record takes.
+ * the one interface of list records (lib/payments/list-records.ts). `paymentRecord`
+ * (lib/payments/record.ts) is the definition of the record; test/payments-list-records.test.ts
+ * holds this statement's records to it field by field, key order included, for every shape a
+ * record takes.
  *
  * Why PostgreSQL writes them: a list page spent ~38 % of the server's one thread turning joined
  * rows into JSON (postgres.js decoding ~45 columns per joined row, row mapping, folding, records,

@@ -1,7 +1,7 @@
 import { databaseKind, type Tx } from "@/db/client";
+import { sqlRecords } from "@/db/queries/payment-records-sql";
 import { loadPaymentDetails } from "@/db/queries/payments-read";
 import { paymentRecord } from "./record";
-import { sqlRecords } from "./record-sql";
 
 /**
  * How a list page's records become JSON text: the records of payments by id, newest first (the
@@ -20,8 +20,8 @@ export const builtRecords: ListRecordsWriter = async (tx, ids) => {
 export const LIST_RECORDS_WRITERS = { built: builtRecords, sql: sqlRecords } satisfies Record<string, ListRecordsWriter>;
 
 /**
- * PostgreSQL writes the records itself (./record-sql.ts says why); on PGlite, whose backend runs
- * inside the server's process, they are built.
+ * PostgreSQL writes the records itself (db/queries/payment-records-sql.ts says why); on PGlite,
+ * whose backend runs inside the server's process, they are built.
  */
 export function listRecordsWriter(): ListRecordsWriter {
   return databaseKind() === "postgres" ? sqlRecords : builtRecords;

@@ -11,9 +11,10 @@ import type { PaymentStatus } from "@/domain/statuses";
  * The one definition of the merchant-facing Payment record (PaymentSchema): fetch, note, the
  * simulator's answers, every webhook body (lib/webhooks/payload.ts maps this record to
  * PascalCase) and PGlite's list pages are built here from stored rows. PostgreSQL's list pages
- * are written by the database (./record-sql.ts), held to this builder field by field for every
- * shape a record takes by test/payments-list-records.test.ts; test/payments-record.test.ts
- * parses this builder's output with PaymentSchema for every such shape.
+ * are written by the database (db/queries/payment-records-sql.ts), held to this builder field
+ * by field for every shape a record takes by test/payments-list-records.test.ts;
+ * test/payments-record.test.ts parses this builder's output with PaymentSchema for every such
+ * shape.
  */
 
 type Transaction = NonNullable<NonNullable<PaymentRecord["platformCryptoCharge"]>["transaction"]>;
