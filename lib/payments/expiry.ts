@@ -1,6 +1,5 @@
-import { and, asc, inArray, lte } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { payments } from "@/db/schema";
+import { lockDuePayment, lockDuePayments } from "@/db/queries/payments-status";
 import { transition, transitionMany } from "./state-machine";
 import { inTransaction } from "@/db/transaction";
 
@@ -17,13 +16,7 @@ export async function expireDuePayments(db: Db, now = new Date(), batchSize = 50
   let total = 0;
   for (;;) {
     const expired = await inTransaction(db, async (tx) => {
-      const due = await tx
-        .select({ id: payments.id, status: payments.status, expiresAt: payments.expiresAt })
-        .from(payments)
-        .where(and(inArray(payments.status, [...EXPIRABLE]), lte(payments.expiresAt, now)))
-        .orderBy(asc(payments.expiresAt))
-        .limit(batchSize)
-        .for("update", { skipLocked: true });
+      const due = await lockDuePayments(tx, EXPIRABLE, now, batchSize);
       // One statement for the batch; the rows are locked, so none changes underneath it.
       const moved = await transitionMany(
         tx,
@@ -40,11 +33,7 @@ export async function expireDuePayments(db: Db, now = new Date(), batchSize = 50
 /** Expires one payment if it is due (Inngest's per-payment function calls this). */
 export async function expirePaymentIfDue(db: Db, paymentId: string, now = new Date()): Promise<boolean> {
   return inTransaction(db, async (tx) => {
-    const [p] = await tx
-      .select({ id: payments.id, status: payments.status, expiresAt: payments.expiresAt })
-      .from(payments)
-      .where(and(inArray(payments.id, [paymentId]), inArray(payments.status, [...EXPIRABLE]), lte(payments.expiresAt, now)))
-      .for("update");
+    const p = await lockDuePayment(tx, paymentId, EXPIRABLE, now);
     if (!p) return false;
     await transition(tx, p, "EXPIRED", { at: p.expiresAt });
     return true;

@@ -1,7 +1,7 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
-import { executeRows, type Tx } from "@/db/client";
+import type { Tx } from "@/db/client";
+import { claimTransition, claimTransitions, findPaymentsByIds, type PaymentPatch } from "@/db/queries/payments-status";
 import { insertPaymentEvent } from "@/db/queries/payments-write";
-import { paymentEvents, payments, type Business, type PaymentRow } from "@/db/schema";
+import type { Business, PaymentRow } from "@/db/schema";
 import { ApiError } from "@/lib/http/errors";
 import { eventForStatus, type EventType } from "@/domain/events";
 import type { PaymentStatus } from "@/domain/statuses";
@@ -19,8 +19,6 @@ export class TransitionRefused extends ApiError {
   }
 }
 
-type Patch = Partial<Omit<typeof payments.$inferInsert, "id" | "status" | "timeline">>;
-
 /**
  * The one way a payment's status changes (`transitionMany` is its batch form, for expiry).
  * Checks the D3 table, then claims the change with a conditional UPDATE (`WHERE status =
@@ -33,36 +31,18 @@ export async function transition(
   tx: Tx,
   payment: Pick<PaymentRow, "id" | "status">,
   to: PaymentStatus,
-  opts: { at?: Date; patch?: Patch } = {},
+  opts: { at?: Date; patch?: PaymentPatch } = {},
 ): Promise<PaymentRow> {
   const from = payment.status;
   if (to === "AWAITING_PAYMENT" || !canTransition(from, to)) throw new TransitionRefused(from, to);
   const at = opts.at ?? new Date();
   const type = eventForStatus(to);
-  const entry = JSON.stringify([{ time: at.toISOString(), paymentStatus: to }]);
-  const moved = tx.$with("moved").as(
-    tx
-      .update(payments)
-      .set({
-        ...opts.patch,
-        status: to,
-        timeline: sql`${payments.timeline} || ${entry}::jsonb`,
-        updatedAt: at,
-      })
-      .where(and(eq(payments.id, payment.id), eq(payments.status, from)))
-      .returning(),
-  );
-  const event = tx.$with("event", { eventId: sql<number>`event_id`.as("event_id") }).as(sql`
-    insert into ${paymentEvents} (payment_id, type, from_status, to_status, created_at)
-    select ${payment.id}::uuid, ${type}::text, ${from}::text, ${to}::text, ${at.toISOString()}::timestamptz
-    where exists (select 1 from moved)
-    returning id as event_id`);
-  const [found] = await tx.with(moved, event).select().from(moved).innerJoin(event, sql`true`);
+  const found = await claimTransition(tx, { id: payment.id, from, to, type, at, patch: opts.patch });
   if (!found) {
     throw new TransitionRefused(from, to, `The payment is no longer ${from}; it changed concurrently.`);
   }
-  const row: PaymentRow = found.moved;
-  await announceEvent(tx, row, Number(found.event.eventId), type, at);
+  const row: PaymentRow = found.payment;
+  await announceEvent(tx, row, found.eventId, type, at);
   return row;
 }
 
@@ -83,36 +63,19 @@ export async function transitionMany(
   const allowed = changes.filter((c) => canTransition(c.payment.status, to));
   if (allowed.length === 0) return [];
   const type = eventForStatus(to);
-  const due = JSON.stringify(
-    allowed.map((c) => ({
-      id: c.payment.id,
-      from_status: c.payment.status,
-      at: c.at.toISOString(),
-      entry: [{ time: c.at.toISOString(), paymentStatus: to }],
-    })),
-  );
-  const events = await executeRows<{ event_id: number | string; payment_id: string }>(
+  const events = await claimTransitions(
     tx,
-    sql`
-    with due as (
-      select * from jsonb_to_recordset(${due}::jsonb) as d(id uuid, from_status text, at timestamptz, entry jsonb)
-    ), moved as (
-      update ${payments} set status = ${to}::text, timeline = ${payments.timeline} || due.entry, updated_at = due.at
-      from due
-      where ${payments.id} = due.id and ${payments.status} = due.from_status
-      returning ${payments.id} as id, due.from_status, due.at
-    )
-    insert into ${paymentEvents} (payment_id, type, from_status, to_status, created_at)
-    select id, ${type}::text, from_status, ${to}::text, at from moved
-    returning id as event_id, payment_id`,
+    allowed.map((c) => ({ id: c.payment.id, from: c.payment.status, at: c.at })),
+    to,
+    type,
   );
   if (events.length === 0) return [];
-  const rows = await tx.select().from(payments).where(inArray(payments.id, events.map((e) => e.payment_id)));
+  const rows = await findPaymentsByIds(tx, events.map((e) => e.paymentId));
   const byId = new Map(rows.map((r) => [r.id, r]));
   const atOf = new Map(allowed.map((c) => [c.payment.id, c.at]));
   const announced = events
-    .sort((a, b) => Number(a.event_id) - Number(b.event_id))
-    .map((e) => ({ payment: byId.get(e.payment_id)!, eventId: Number(e.event_id), at: atOf.get(e.payment_id)! }));
+    .sort((a, b) => a.eventId - b.eventId)
+    .map((e) => ({ payment: byId.get(e.paymentId)!, eventId: e.eventId, at: atOf.get(e.paymentId)! }));
   await enqueueWebhooks(tx, announced, type);
   for (const { payment } of announced) publishEvent(tx, payment, type);
   return announced.map((a) => a.payment);
