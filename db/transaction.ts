@@ -34,9 +34,14 @@ export function afterCommit(tx: Tx | Db, fn: AfterCommit): void {
     list.push(fn);
     return;
   }
-  const handle: unknown = tx;
-  if (handle instanceof PgTransaction) throw new Error("afterCommit: begin the transaction with inTransaction()");
+  if (isTransaction(tx)) throw new Error("afterCommit: begin the transaction with inTransaction()");
   queueMicrotask(() => runSafely(fn));
+}
+
+/** Whether `tx` is an open transaction rather than the database handle itself (`Tx` is one type for both). */
+export function isTransaction(tx: Tx | Db): boolean {
+  const handle: unknown = tx;
+  return handle instanceof PgTransaction;
 }
 
 /** After-commit work reports its own failures; one failing never stops the others. */

@@ -1,7 +1,7 @@
-import { PgTransaction } from "drizzle-orm/pg-core";
 import type { Tx } from "@/db/client";
 import { findBusiness } from "@/db/queries/businesses";
 import { insertDeliveries } from "@/db/queries/webhooks";
+import { isTransaction } from "@/db/transaction";
 import type { Business, PaymentRow } from "@/db/schema";
 import type { EventType } from "@/domain/events";
 import { paymentRecords } from "@/lib/payments/read";
@@ -22,8 +22,7 @@ const readInTransaction = new WeakMap<Tx, Map<number, Promise<Business | undefin
  * transaction every call reads.
  */
 function businessInTransaction(tx: Tx, id: number): Promise<Business | undefined> {
-  const inTransaction: unknown = tx;
-  if (!(inTransaction instanceof PgTransaction)) return findBusiness(tx, id);
+  if (!isTransaction(tx)) return findBusiness(tx, id);
   let known = readInTransaction.get(tx);
   if (!known) readInTransaction.set(tx, (known = new Map()));
   let business = known.get(id);
