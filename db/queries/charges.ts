@@ -38,14 +38,30 @@ export async function insertTransfer(tx: Tx, row: typeof transfers.$inferInsert)
   return out;
 }
 
+/** Sets columns of the payment's transfers that still stand (not dropped). */
 export async function updateTransfers(
   tx: Tx,
   paymentId: string,
-  set: Partial<Pick<TransferRow, "confirmations" | "dropped" | "blockNumber">> | { confirmations: ReturnType<typeof sql> },
+  set: Partial<Pick<TransferRow, "confirmations" | "dropped" | "blockNumber">>,
 ) {
   await tx
     .update(transfers)
     .set({ ...set, updatedAt: new Date() })
+    .where(sql`${transfers.paymentId} = ${paymentId} and not ${transfers.dropped}`);
+}
+
+/**
+ * Adds `add` confirmations to each of the payment's standing transfers, and gives those not yet
+ * in a block the block `blockNumber` (the test-mode chain's confirm).
+ */
+export async function confirmTransfers(tx: Tx, paymentId: string, add: number, blockNumber: string) {
+  await tx
+    .update(transfers)
+    .set({
+      confirmations: sql`${transfers.confirmations} + ${add}`,
+      blockNumber: sql`coalesce(${transfers.blockNumber}, ${blockNumber})`,
+      updatedAt: new Date(),
+    })
     .where(sql`${transfers.paymentId} = ${paymentId} and not ${transfers.dropped}`);
 }
 

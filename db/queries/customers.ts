@@ -1,11 +1,28 @@
+import { and, eq, sql } from "drizzle-orm";
 import type { Tx } from "../client";
-import { customerIps, type CustomerIpRow, type CustomerRow } from "../schema";
+import { customerIps, customers, type CustomerIpRow, type CustomerRow } from "../schema";
 
 export async function addCustomerIp(
   tx: Tx,
   row: Pick<CustomerIpRow, "customerId" | "ip" | "userAgent" | "city" | "country" | "isp" | "createdAt">,
 ): Promise<void> {
   await tx.insert(customerIps).values(row).onConflictDoNothing();
+}
+
+/** The business's customer with this email, compared case-insensitively (D9), if there is one. */
+export async function findCustomerIdByEmail(tx: Tx, businessId: number, email: string): Promise<number | undefined> {
+  const [existing] = await tx
+    .select({ id: customers.id })
+    .from(customers)
+    .where(and(eq(customers.businessId, businessId), sql`lower(${customers.email}) = lower(${email})`))
+    .limit(1);
+  return existing?.id;
+}
+
+/** Stores an email on a customer; false when there is no such customer. */
+export async function updateCustomerEmail(tx: Tx, customerId: number, email: string): Promise<boolean> {
+  const [updated] = await tx.update(customers).set({ email }).where(eq(customers.id, customerId)).returning();
+  return updated !== undefined;
 }
 
 /** The customer columns a Payment record shows. */

@@ -29,6 +29,12 @@ export async function findPayment(tx: Tx, business: Business, id: string): Promi
   return row;
 }
 
+/** A payment by id, whichever business it belongs to (the checkout page, which has no business to scope by). */
+export async function findPaymentById(tx: Tx, id: string): Promise<PaymentRow | undefined> {
+  const [row] = await tx.select().from(payments).where(eq(payments.id, id)).limit(1);
+  return row;
+}
+
 /**
  * The payment columns a Payment record shows (`paymentRecord`, lib/payments/record.ts), plus
  * `selectedCoin` (whether the charge applies). The details statement reads only these and the RECORD_* columns of the joined

@@ -1,10 +1,13 @@
-import { and, eq, getTableColumns, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, isNull, sql } from "drizzle-orm";
 import type { Tx } from "../client";
 import { prepared } from "../prepared";
 import { customerIps, customers, paymentEvents, payments, type Business, type CustomerIpRow, type PaymentRow } from "../schema";
 import { RECORD_SELECTION, detailsQuery, foldDetails, type PaymentDetails } from "./payments-read";
 
-/* Writing payments: a new payment with its customer and first event, further events, the note. */
+/*
+ * Writing payments: a new payment with its customer and first event, further events, the note,
+ * and what the checkout records on a payment (the first visit, the customer, the chosen coin).
+ */
 
 /** The columns a new payment is written with (the rest start empty). */
 const NEW_PAYMENT_COLUMNS = [
@@ -124,4 +127,42 @@ export async function setPaymentNote(
   });
   const [d] = foldDetails(await statement.execute({ id, businessId: business.id, note, at: at.toISOString() }));
   return d && { ...d, payment: { ...d.payment, note } };
+}
+
+/**
+ * D9: the first checkout visit's IP address and user agent, written only while the payment has
+ * none (a conditional UPDATE, so of concurrent first visits one wins). Returns the payment's
+ * customer when this visit claimed it, undefined otherwise.
+ */
+export async function claimFirstVisit(
+  tx: Tx,
+  paymentId: string,
+  ip: string,
+  userAgent: string | null,
+): Promise<{ customerId: number } | undefined> {
+  const [claimed] = await tx
+    .update(payments)
+    .set({ customerIp: ip, customerUserAgent: userAgent })
+    .where(and(eq(payments.id, paymentId), isNull(payments.customerIp)))
+    .returning({ customerId: payments.customerId });
+  return claimed;
+}
+
+/** Points the payment at `customerId` and stores the email typed on checkout. */
+export async function setPaymentCustomer(tx: Tx, paymentId: string, customerId: number, email: string, at: Date): Promise<void> {
+  await tx.update(payments).set({ customerId, customerEmail: email, updatedAt: at }).where(eq(payments.id, paymentId));
+}
+
+/** Records the coin the customer chose (and its payment method) on the payment; returns the row as updated. */
+export async function setSelectedCoin(
+  tx: Tx,
+  paymentId: string,
+  choice: { method: string; coin: string; at: Date },
+): Promise<PaymentRow> {
+  const [row] = await tx
+    .update(payments)
+    .set({ selectedPaymentMethod: choice.method, selectedCoin: choice.coin, updatedAt: choice.at })
+    .where(eq(payments.id, paymentId))
+    .returning();
+  return row;
 }

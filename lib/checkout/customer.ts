@@ -1,7 +1,6 @@
-import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { addCustomerIp } from "@/db/queries/customers";
-import { customers, payments } from "@/db/schema";
+import { addCustomerIp, findCustomerIdByEmail, updateCustomerEmail } from "@/db/queries/customers";
+import { claimFirstVisit, setPaymentCustomer } from "@/db/queries/payments-write";
 import { ipLocationColumns } from "@/lib/geo/ip-location";
 import { conflict, notFound } from "@/lib/http/errors";
 import { loadForUpdate } from "@/lib/payments/lock";
@@ -17,11 +16,7 @@ export async function recordVisit(db: Db, paymentId: string, ip: string | null, 
   // Looked up before the transaction: the first lookup opens the database file (lib/geo).
   const location = await ipLocationColumns(ip);
   await inTransaction(db, async (tx) => {
-    const [claimed] = await tx
-      .update(payments)
-      .set({ customerIp: ip, customerUserAgent: userAgent })
-      .where(and(eq(payments.id, paymentId), isNull(payments.customerIp)))
-      .returning({ customerId: payments.customerId });
+    const claimed = await claimFirstVisit(tx, paymentId, ip, userAgent);
     if (claimed) await addCustomerIp(tx, { customerId: claimed.customerId, ip, userAgent, ...location, createdAt: new Date() });
   });
 }
@@ -34,20 +29,12 @@ export async function setCustomerEmail(db: Db, paymentId: string, email: string)
   await inTransaction(db, async (tx) => {
     const { payment, business } = await loadForUpdate(tx, paymentId);
     if (payment.customerEmail) throw conflict("This payment already has a customer email.");
-    const [existing] = await tx
-      .select({ id: customers.id })
-      .from(customers)
-      .where(and(eq(customers.businessId, business.id), sql`lower(${customers.email}) = lower(${email})`))
-      .limit(1);
+    const existing = await findCustomerIdByEmail(tx, business.id, email);
     let customerId = payment.customerId;
-    if (existing) customerId = existing.id;
-    else {
-      const [updated] = await tx.update(customers).set({ email }).where(eq(customers.id, payment.customerId)).returning();
-      if (!updated) throw notFound("The payment's customer no longer exists.");
+    if (existing !== undefined) customerId = existing;
+    else if (!(await updateCustomerEmail(tx, payment.customerId, email))) {
+      throw notFound("The payment's customer no longer exists.");
     }
-    await tx
-      .update(payments)
-      .set({ customerId, customerEmail: email, updatedAt: new Date() })
-      .where(eq(payments.id, paymentId));
+    await setPaymentCustomer(tx, paymentId, customerId, email, new Date());
   });
 }

@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
-import { eq } from "drizzle-orm";
 import { base58 } from "@scure/base";
 import type { Db, Tx } from "@/db/client";
 import { claimAddressIndex, listTransfers, upsertCharge } from "@/db/queries/charges";
-import { payments, type Business, type PaymentRow } from "@/db/schema";
+import { setSelectedCoin } from "@/db/queries/payments-write";
+import type { Business, PaymentRow } from "@/db/schema";
 import { COINS, type CoinName } from "@/domain/coins";
 import { requiredConfirmations } from "@/lib/chains/confirmations";
 import { deriveAddressForCoin, keyFamilyOf, TEST_EXTENDED_PUBLIC_KEYS } from "@/lib/wallets/derive";
@@ -95,11 +95,7 @@ export async function selectCoin(db: Db, paymentId: string, coin: string): Promi
       createdAt: now,
       updatedAt: now,
     });
-    const [row] = await tx
-      .update(payments)
-      .set({ selectedPaymentMethod: info.chargeType, selectedCoin: c, updatedAt: now })
-      .where(eq(payments.id, paymentId))
-      .returning();
+    const row = await setSelectedCoin(tx, paymentId, { method: info.chargeType, coin: c, at: now });
     await recordEvent(tx, row, "PAYMENT_METHOD_SELECTED", row.status, now);
     return row;
   });

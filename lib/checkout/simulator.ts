@@ -1,8 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { findCharge, insertTransfer, listTransfers, updateTransfers } from "@/db/queries/charges";
-import { transfers as transfersTable, type PaymentRow } from "@/db/schema";
+import { confirmTransfers, findCharge, insertTransfer, listTransfers, updateTransfers } from "@/db/queries/charges";
+import type { PaymentRow } from "@/db/schema";
 import { loadForUpdate } from "@/lib/payments/lock";
 import { selectCoin } from "@/lib/checkout/select";
 import { conflict, invalidField, notFound } from "@/lib/http/errors";
@@ -69,10 +68,7 @@ export async function simulate(db: Db, paymentId: string, input: SimulateAction)
     if (live.length === 0) throw conflict("There is no transfer to act on: pay first.");
     if (input.action === "confirm") {
       const add = input.confirmations ?? charge.requiredConfirmations;
-      await updateTransfers(tx, paymentId, {
-        confirmations: sql`${transfersTable.confirmations} + ${add}`,
-        blockNumber: sql`coalesce(${transfersTable.blockNumber}, ${String(GENESIS_HEIGHT)})`,
-      } as never);
+      await confirmTransfers(tx, paymentId, add, String(GENESIS_HEIGHT));
     } else {
       await updateTransfers(tx, paymentId, { dropped: true });
     }

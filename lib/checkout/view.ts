@@ -1,8 +1,7 @@
-import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { findBusiness } from "@/db/queries/businesses";
 import { findCharge, listTransfers } from "@/db/queries/charges";
-import { payments } from "@/db/schema";
+import { findPaymentById } from "@/db/queries/payments-read";
 import { unitsToDecimal } from "@/domain/amounts";
 import { COINS, type CoinName } from "@/domain/coins";
 import { decideStatus } from "@/lib/payments/detection";
@@ -74,7 +73,7 @@ function evmTarget(health: readonly ChainHealth[], business: Business, coin: Coi
 const trimZeros = (s: string) => (s.includes(".") ? s.replace(/0+$/, "").replace(/\.$/, "") : s);
 
 export async function checkoutView(db: Db, paymentId: string): Promise<CheckoutView | null> {
-  const [payment] = await db.select().from(payments).where(eq(payments.id, paymentId)).limit(1);
+  const payment = await findPaymentById(db, paymentId);
   if (!payment) return null;
   const business = await findBusiness(db, payment.onBehalfOfBusinessId ?? payment.businessId);
   if (!business) return null;
