@@ -8,13 +8,9 @@ import { editPaymentNote, redeliverPaymentWebhook } from "@/lib/dashboard/paymen
 /*
  * The payment page's server actions. The ids are bound by the page, but a browser can send any:
  * each action calls a service that checks the signed-in user's membership and role itself
- * (lib/dashboard/payments.ts), and `asUser` turns a refusal into the form's message.
+ * (lib/dashboard/payments.ts), and `asUser` turns a refusal into the form's message (its field
+ * errors already a plain object, `plainFieldErrors`).
  */
-
-/** A result React can send to the browser: `ApiError`'s field errors map has no prototype. */
-function plain<T>(result: ActionResult<T>): ActionResult<T> {
-  return !result.ok && result.fieldErrors ? { ...result, fieldErrors: Object.fromEntries(Object.entries(result.fieldErrors)) } : result;
-}
 
 export type NoteResult = ActionResult<{ note: string }>;
 export type RedeliverResult = ActionResult<{ delivered: boolean; statusCode: number | null; attemptCount: number }>;
@@ -24,7 +20,7 @@ export async function saveNoteAction(businessId: string, paymentId: string, _pre
     const payment = await editPaymentNote(await getDb(), user.id, businessId, paymentId, form.get("note") ?? undefined);
     return { note: payment.note ?? "" };
   });
-  if (!result.ok) return plain(result);
+  if (!result.ok) return result;
   refresh();
   return { ...result, message: "Note saved." };
 }
@@ -36,7 +32,7 @@ export async function redeliverAction(businessId: string, paymentId: string, _pr
     const attempt = delivery.attempts.at(-1);
     return { delivered: attempt?.succeeded ?? false, statusCode: attempt?.statusCode ?? null, attemptCount: delivery.attemptCount };
   });
-  if (!result.ok) return plain(result);
+  if (!result.ok) return result;
   refresh();
   const { delivered, statusCode, attemptCount } = result.data!;
   const answer = statusCode === null ? "no answer" : `HTTP ${statusCode}`;
