@@ -1,12 +1,18 @@
 import { sql, type SQL } from "drizzle-orm";
-import { bigint, bigserial, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { bigint, bigserial, check, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { businesses } from "./businesses";
 import { customers } from "./customers";
 import type { CoinName } from "@/domain/coins";
-import type { PaymentStatus } from "@/domain/statuses";
+import { PAYMENT_STATUSES, type PaymentStatus } from "@/domain/statuses";
 
 export type TimelineEntry = { time: string; paymentStatus: PaymentStatus };
 export type FeeTransfer = { businessId: number; percent: number };
+
+/**
+ * PAYMENT_STATUSES as an SQL list of literals, for the CHECK on `payments.status` (DDL takes no
+ * parameters; the values are the fixed vocabulary, not input).
+ */
+const STATUS_LIST = sql.raw(PAYMENT_STATUSES.map((s) => `'${s}'`).join(", "));
 
 /** Fiat amounts: exact decimals; ISO 4217 allows at most 4 minor digits. */
 const fiat = (name: string) => numeric(name, { precision: 24, scale: 4 });
@@ -61,6 +67,8 @@ export const payments = pgTable(
     ),
   },
   (t) => [
+    // The database refuses a status outside the vocabulary, whichever writer tries.
+    check("payments_status_check", sql`${t.status} in (${STATUS_LIST})`),
     // The list's order. Migration 0017 makes it and payments_obo_created_idx INCLUDE status and
     // net_amount_usd (drizzle's index builder has no INCLUDE), so the dashboard's per-day chart
     // reads a range by an index-only scan.

@@ -1,0 +1,1 @@
+ALTER TABLE "payments" ADD CONSTRAINT "payments_status_check" CHECK ("payments"."status" in ('AWAITING_PAYMENT', 'PENDING', 'PROCESSING', 'UNDERPAID', 'COMPLETED', 'FAILED', 'CANCELLED', 'EXPIRED'));
