@@ -50,7 +50,7 @@ function poolSize(): number {
  * has the other, and their results come back in fewer reads. On the 2-core bench machine, at a
  * million payments and 8-32 concurrent lists, two alternating pairs served 4-13 % and 18-44 %
  * more lists per second, with less CPU on both sides and a shorter p99 at 32 connections
- * (docs/performance.md, change 34). Writes and transactions keep the main pool, so a burst of
+ * (docs/performance.md, "List pages read through a connection of their own"). Writes and transactions keep the main pool, so a burst of
  * lists never holds the connections they need, and several commits can share a WAL flush. A
  * database server with cores to spare wants more (DATABASE_LIST_POOL_SIZE).
  */
@@ -95,7 +95,7 @@ async function open(): Promise<Omit<Handle, "ready">> {
       // whatever the values). Left to choose, PostgreSQL keeps planning the records anew when its
       // first five pages were short ones (a few search matches), since a custom plan for 3 ids
       // looks cheaper than the generic plan: ~0.35 ms more per list in the database
-      // (docs/performance.md, change 35). The other pages carry their values inline and are
+      // (docs/performance.md, "The list connection keeps generic plans"). The other pages carry their values inline and are
       // planned for them whatever this says.
       connection: { plan_cache_mode: "force_generic_plan" },
     });

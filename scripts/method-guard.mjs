@@ -1,5 +1,5 @@
 /**
- * The production server's answer to requests Next.js cannot take (issue 28): any method outside
+ * The production server's answer to requests Next.js cannot take: any method outside
  * the seven it dispatches (lib/http/methods.mjs). Next.js builds a fetch `Request` for every
  * request, and fetch refuses TRACE, so without this a TRACE anywhere is a bare 500 with a stack
  * trace in the log; PROPFIND and the like get an empty 400; CONNECT and tokens Node's parser does

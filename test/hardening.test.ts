@@ -2,8 +2,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { adminToken, createPayment, expectProblem, json, newBusiness, paymentsPath, request } from "./helpers";
 
 /**
- * Inputs a hostile client found to reach a 500, to be rounded silently, or to be half-checked
- * (issue 28). Each case failed before the fix it guards.
+ * Inputs a hostile client found to reach a 500, to be rounded silently, or to be half-checked.
+ * Each case failed before the fix it guards.
  */
 type Biz = Awaited<ReturnType<typeof newBusiness>>;
 let b: Biz;

@@ -35,7 +35,7 @@ export function pageIdsStatement(tx: Tx, where: SQL, limit: Limit, offset: numbe
  * The text side leaves out the payments whose customer matches, which the other side holds: the
  * two are disjoint, so no step has to find the payments in both, which a `UNION` did by sorting
  * or hashing every match (for a pattern in every payment's name, ~0.3 s more than the OR took,
- * where this form costs ~0.1 s more; docs/performance.md, change 43).
+ * where this form costs ~0.1 s more; docs/performance.md, "A search is two disjoint lookups appended").
  */
 export function searchPageIdsStatement(tx: Tx, business: Business, f: PaymentFilter, limit: number, offset: number) {
   const others = filterConditions(business, { ...f, search: undefined });
@@ -99,7 +99,7 @@ export function firstPageShape(business: Business, f: PaymentFilter, page: { num
  * are wanted, which still leaves that walk the cheapest: no other plan avoids the sort).
  * Planning the page anew for its inline values cost more than running it: in PGlite 0.24-0.42
  * ms of planning for 0.06-0.08 ms of execution, and 1.67 against 0.60 ms per status page in all
- * (docs/performance.md, change 37). Later pages are planned for their offset, inline.
+ * (docs/performance.md, "The first page … is a named statement on a generic plan"). Later pages are planned for their offset, inline.
  */
 export function namedFirstPage(tx: Tx, shape: string, f: PaymentFilter, counted: boolean) {
   const name = `listFirstPage:${shape}:${counted ? "counted" : "page"}`;
@@ -129,8 +129,8 @@ export function isPlainSearch(business: Business, f: PaymentFilter): boolean {
  * A page of a plain search (`isPlainSearch`) as a named statement, its pattern a parameter. It
  * runs on its generic plan: the two trigram lookups, whatever the pattern. Planning a search for
  * its inline pattern cost ~0.15-0.35 ms of a ~0.75-1.0 ms statement at a million payments on
- * PostgreSQL (docs/performance.md, change 38). PostgreSQL's list connection asks for generic
- * plans (change 35's setting); PGlite gets one because the statement hides its values from the
+ * PostgreSQL (docs/performance.md, "A plain search's page is one named statement"). PostgreSQL's list connection asks for generic
+ * plans (the generic-plans setting, db/client.ts); PGlite gets one because the statement hides its values from the
  * planner (`unseen`).
  *
  * The matches are found in a subquery that knows nothing of the account (`offset 0` keeps
@@ -151,7 +151,7 @@ export function namedSearchPage(tx: Tx) {
  * and after its first five executions the plan cache keeps the generic one. PGlite has no
  * `plan_cache_mode` of its own for lists (its one session runs every statement), and a search's
  * custom plan, knowing the pattern and the page size, always looked cheaper: it planned each
- * search anew, ~0.3 ms of its thread at a million payments (docs/performance.md, change 42).
+ * search anew, ~0.3 ms of its thread at a million payments (docs/performance.md, "A search is two disjoint lookups appended").
  */
 function unseen(value: Value<number> | Value<string>, type: "text" | "bigint"): SQL {
   return sql`(select ${value}::${sql.raw(type)})`;
@@ -162,8 +162,8 @@ function unseen(value: Value<number> | Value<string>, type: "text" | "bigint"): 
  * two lookups appended (`searchSides`) rather than `searchMatches`' OR: on its own the
  * customer's side is an index-only scan of `payments_customer_idx` (which includes the columns a
  * page needs), where the OR's bitmap read every matching payment's row, one page each, to sort
- * the matches and count them, and the page then needs only its own rows. (Until change 43 a
- * `UNION` of the two hashed every match to drop those found both ways: a search for a pattern in
+ * the matches and count them, and the page then needs only its own rows. (A `UNION` of the
+ * two would hash every match to drop those found both ways: a search for a pattern in
  * half the store's addresses took 0.38 s on PostgreSQL at a million payments, 0.17 s appended.)
  */
 function plainSearchPageStatement(tx: Tx, pattern: Value<string>, businessId: Value<number>, limit: Limit, offset: Value<number>) {

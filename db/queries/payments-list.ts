@@ -85,7 +85,7 @@ function onlyGains(f: PaymentFilter): boolean {
  * they stay above it, so they are never counted again and only their estimate is refreshed.
  * Counting 10 001 index entries took 1.5-2.5 ms of PostgreSQL and 7-25 ms of PGlite's one
  * session at a million payments, every ESTIMATE_TTL_MS, holding up every query queued behind
- * it (docs/performance.md, change 36). Bounded as `settledCounts`.
+ * it (docs/performance.md, "A filter that only gains matches is not counted again"). Bounded as `settledCounts`.
  */
 const aboveLimit = new Map<string, true>();
 const ABOVE_LIMIT_MAX = 10_000;
@@ -93,7 +93,7 @@ const ABOVE_LIMIT_MAX = 10_000;
 /**
  * Exact counts (at most EXACT_COUNT_LIMIT) of settled filters, kept: a closed period's report is
  * asked for again and again, and counting its ~3 000 index entries was most of such a list's
- * cost in the database (PGlite's WebAssembly above all; docs/performance.md, change 32). Bounded:
+ * cost in the database (PGlite's WebAssembly above all; docs/performance.md, "A settled range's exact count is taken once"). Bounded:
  * the oldest entry goes first.
  */
 const settledCounts = new Map<string, number>();
