@@ -16,5 +16,5 @@ export function proxy(req: NextRequest) {
 }
 
 // Only paths with a percent sign can fail to decode: every other API request skips the proxy,
-// which adds ~60% to the server CPU of a cached payment read where it runs (issue 28).
+// which adds ~60% to the server CPU of a cached payment read where it runs.
 export const config = { matcher: ["/v1/(.*%.*)", "/admin/v1/(.*%.*)"] };
