@@ -15,6 +15,9 @@ export async function register() {
   const { bootstrapFirstRun } = await import("@/lib/businesses/bootstrap");
   await bootstrapFirstRun(await getDb());
   // Background work: the embedded runner, or Inngest when INNGEST_EVENT_KEY/INNGEST_DEV is set.
+  // Started here and nowhere else: the driver subscribes to the event bus's process-wide registry
+  // (lib/events/bus.ts), so it hears the changes of every bundle (route handlers, server actions,
+  // Inngest functions) without any of them wiring it.
   const { startBackground } = await import("@/lib/background/driver");
   await startBackground(getDb);
 }

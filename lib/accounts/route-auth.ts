@@ -3,7 +3,6 @@ import type { z } from "zod";
 import { getDb, type Db } from "@/db/client";
 import { findApiKeyWithBusiness } from "@/db/queries/api-keys";
 import type { Business } from "@/db/schema";
-import { wireBackground } from "@/lib/background/driver";
 import { config } from "@/lib/config";
 import { ApiError } from "@/lib/http/errors";
 import { parseWith } from "@/lib/http/parse";
@@ -25,7 +24,6 @@ export function withApiKey<S extends z.ZodObject<{ businessId: typeof businessId
 ): Handler {
   return async (req, ctx) => {
     try {
-      wireBackground(); // this bundle's background driver hears the changes the handler makes
       const key = await verifyApiKeyToken(bearerToken(req));
       takeToken(key.keyId);
       const params = parseWith(paramsSchema, (await ctx.params) ?? {}, "Path");
@@ -56,7 +54,6 @@ export function withAdmin<S extends z.ZodType>(
 ): Handler {
   return async (req, ctx) => {
     try {
-      wireBackground();
       const expected = config().adminToken;
       if (!expected) {
         throw new ApiError("admin-disabled", 403, "The admin API is disabled: set ADMIN_TOKEN to enable it.");

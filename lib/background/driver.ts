@@ -1,5 +1,4 @@
 import type { Db } from "@/db/client";
-import { afterCommit } from "@/db/transaction";
 import { config, type Config } from "@/lib/config";
 import { subscribe, type Listener, type Notice } from "@/lib/events/bus";
 import type { PaymentStatus } from "@/domain/statuses";
@@ -10,9 +9,11 @@ import { TRANSITIONS } from "@/domain/transitions";
  * - embedded (default): the in-process runner polls the idempotent service functions;
  * - inngest (INNGEST_EVENT_KEY or INNGEST_DEV set): events start Inngest functions
  *   (`inngest/functions`), and Inngest's cron sweep is the safety net.
- * The driver hears what the service writes through the event bus (lib/events/bus.ts); nothing
- * here sends to Inngest unless the driver is Inngest (without a key or dev mode `inngest.send()`
- * throws).
+ * `instrumentation.ts` starts it once per server process (`startBackground`); no other entry
+ * point does. The driver hears what the service writes through the event bus
+ * (lib/events/bus.ts), whose listeners are the process's, so a change made in any Next.js bundle
+ * (a route handler, a server action, an Inngest function) reaches it. Nothing here sends to
+ * Inngest unless the driver is Inngest (without a key or dev mode `inngest.send()` throws).
  */
 
 export type BackgroundDriver = "inngest" | "embedded";
@@ -112,14 +113,14 @@ export function createEventSender(opts: {
     }
   }
 
-  const listener: Listener = (tx, notice) => {
+  const listener: Listener = (tx, notice, afterCommit) => {
     const events = eventsFor(notice);
     if (closed || events.length === 0) return;
     const batch = pending.get(tx);
     if (batch) return void batch.push(...events);
     const collected = [...events];
     pending.set(tx, collected);
-    afterCommit(tx, () => {
+    afterCommit(() => {
       pending.delete(tx);
       const sending = deliver(collected).finally(() => inFlight.delete(sending));
       inFlight.add(sending);
@@ -141,55 +142,53 @@ export function createEventSender(opts: {
   };
 }
 
+/** What `startBackground` set up in this process: the driver, its bus subscription, the runner. */
+type Started = { driver: BackgroundDriver; unsubscribe: () => void; sender?: EventSender; stopRunner?: () => void };
+
 /*
- * Module state: each Next.js bundle (instrumentation, route handlers, server actions) has its own
- * copy of this module and of the event bus, so each entry point wires its own (`wireBackground`).
+ * Kept on globalThis under a registered symbol, like the bus's listeners (lib/events/bus.ts):
+ * each Next.js bundle has its own instance of this module, and the process has one globalThis,
+ * so background work is started once per process whichever bundle asks and whichever asks
+ * `whenBackgroundIdle` sees it.
  */
-let wired: { driver: BackgroundDriver; unsubscribe: () => void; sender?: EventSender } | undefined;
-let stopRunner: (() => void) | undefined;
+const STARTED: unique symbol = Symbol.for("cryptopay.background.started");
+const processWide = globalThis as typeof globalThis & { [STARTED]?: Started };
 
 /**
- * Subscribes the background driver chosen by configuration to this bundle's event bus, once:
- * with Inngest, the event sender; with the embedded runner, nothing (it finds due work in the
- * database every 250 ms). Every entry point that can change a payment calls it: the API route
- * wrappers, the checkout's server actions, the Inngest route and instrumentation.
- */
-export function wireBackground(cfg: Pick<Config, "inngest"> = config()): BackgroundDriver {
-  if (wired) return wired.driver;
-  const driver = backgroundDriverOf(cfg);
-  if (driver === "embedded") {
-    wired = { driver, unsubscribe: () => {} };
-    return driver;
-  }
-  const sender = createEventSender({ send: async (events) => (await import("./inngest-client")).inngest.send(events) });
-  wired = { driver, sender, unsubscribe: subscribe(sender.listener) };
-  return driver;
-}
-
-/**
- * Starts background work once per process (from `instrumentation.ts`): wires the driver, and
- * with the embedded driver starts the runner. Returns the driver chosen.
+ * Starts background work once per process, from `instrumentation.ts` (the one caller outside
+ * tests), before the server takes requests: with Inngest, subscribes the event sender to the
+ * process's event bus, which then hears every bundle's publishes (route handlers, server
+ * actions, Inngest functions); with the embedded runner, starts the runner, which finds due work
+ * in the database every 250 ms and needs no events. A second call returns the driver already
+ * chosen. Returns the driver.
  */
 export async function startBackground(getDb: () => Promise<Db>, cfg: Pick<Config, "inngest"> = config()): Promise<BackgroundDriver> {
-  const driver = wireBackground(cfg);
-  if (driver === "embedded" && !stopRunner) {
-    const { startEmbeddedRunner } = await import("./runner");
-    stopRunner = startEmbeddedRunner(getDb);
+  const running = processWide[STARTED];
+  if (running) return running.driver;
+  const driver = backgroundDriverOf(cfg);
+  if (driver === "inngest") {
+    const sender = createEventSender({ send: async (events) => (await import("./inngest-client")).inngest.send(events) });
+    processWide[STARTED] = { driver, sender, unsubscribe: subscribe(sender.listener) };
+    console.info("[background] Inngest drives background work; functions are served at /api/inngest");
+    return driver;
   }
-  if (driver === "inngest") console.info("[background] Inngest drives background work; functions are served at /api/inngest");
+  const started: Started = { driver, unsubscribe: () => {} };
+  processWide[STARTED] = started; // before the await: a concurrent call must not start a second runner
+  const { startEmbeddedRunner } = await import("./runner");
+  if (processWide[STARTED] === started) started.stopRunner = startEmbeddedRunner(getDb);
   return driver;
 }
 
-/** Undoes `wireBackground` and `startBackground` (tests); the next call decides again. */
+/** Undoes `startBackground` (tests): unsubscribes the sender, stops the runner; the next start decides again. */
 export function stopBackground(): void {
-  wired?.unsubscribe();
-  wired?.sender?.close();
-  wired = undefined;
-  stopRunner?.();
-  stopRunner = undefined;
+  const running = processWide[STARTED];
+  processWide[STARTED] = undefined;
+  running?.unsubscribe();
+  running?.sender?.close();
+  running?.stopRunner?.();
 }
 
 /** Resolves once every event collected so far was sent or given up (tests, graceful shutdown). */
 export function whenBackgroundIdle(): Promise<void> {
-  return wired?.sender?.idle() ?? Promise.resolve();
+  return processWide[STARTED]?.sender?.idle() ?? Promise.resolve();
 }

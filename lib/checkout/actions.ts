@@ -3,7 +3,6 @@
 import { refresh } from "next/cache";
 import { z } from "zod";
 import { getDb } from "@/db/client";
-import { wireBackground } from "@/lib/background/driver";
 import { simulate, type SimulateAction } from "@/lib/checkout/simulator";
 import { cancelPayment } from "@/lib/checkout/cancel";
 import { setCustomerEmail } from "@/lib/checkout/customer";
@@ -31,7 +30,6 @@ function firstIssue(error: z.ZodError): string {
 
 async function run(work: () => Promise<unknown>): Promise<ActionResult> {
   try {
-    wireBackground(); // this bundle's background driver hears the changes the action makes
     await work();
   } catch (e) {
     if (e instanceof ApiError) return { ok: false, error: e.detail };

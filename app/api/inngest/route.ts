@@ -2,19 +2,21 @@ import { serve } from "inngest/next";
 import type { NextRequest } from "next/server";
 import { inngest } from "@/lib/background/inngest-client";
 import { functions } from "@/inngest/functions";
-import { wireBackground } from "@/lib/background/driver";
+import { backgroundDriverOf } from "@/lib/background/driver";
+import { config } from "@/lib/config";
 
 const served = serve({ client: inngest, functions });
 type Handler = typeof served.GET;
 
 /**
  * Inngest's endpoint: it syncs the functions (PUT), reads their configuration (GET) and runs
- * them (POST, signed with INNGEST_SIGNING_KEY). With the embedded runner there is nothing to
- * serve, so the route answers 404 rather than letting the SDK complain about missing keys.
+ * them (POST, signed with INNGEST_SIGNING_KEY). Configuration decides whether there is anything
+ * to serve: with the embedded runner the route answers 404 rather than letting the SDK complain
+ * about missing keys. The events the functions raise reach the sender `instrumentation.ts`
+ * subscribed, through the process's event bus (lib/events/bus.ts).
  */
 function whenInngest(handler: Handler): Handler {
-  // The functions change payments and write deliveries: this bundle's bus must reach the sender.
-  return (req, ctx) => (wireBackground() === "inngest" ? handler(req, ctx) : notConfigured(req));
+  return (req, ctx) => (backgroundDriverOf(config()) === "inngest" ? handler(req, ctx) : notConfigured(req));
 }
 
 async function notConfigured(req: NextRequest): Promise<Response> {

@@ -3,7 +3,6 @@
 import { refresh } from "next/cache";
 import { getDb } from "@/db/client";
 import { asUser, type ActionResult, type DashboardUser } from "@/lib/accounts/session";
-import { wireBackground } from "@/lib/background/driver";
 import * as developers from "@/lib/dashboard/developers";
 
 /*
@@ -39,7 +38,6 @@ export async function rotateSecretAction(businessId: number) {
 }
 
 export async function sendTestEventAction(businessId: number) {
-  wireBackground(); // this bundle's background driver hears of the new delivery
   return change(async (u) => developers.sendTestEvent(await getDb(), u.id, businessId));
 }
 
