@@ -1,3 +1,4 @@
+import { sql, type SQL } from "drizzle-orm";
 import { bigserial, boolean, index, integer, numeric, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { payments } from "./payments";
 
@@ -35,8 +36,14 @@ export const charges = pgTable(
     tolerancePercent: numeric("tolerance_percent", { precision: 7, scale: 4 }).notNull().default("0"),
     createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull(),
     updatedAt: timestamp("updated_at", { withTimezone: true, precision: 3 }).notNull(),
+    /**
+     * When the charge was made or last replaced, by the database's clock (one clock for every
+     * instance): the chain watchers keep their watch set between ticks and read only the charges
+     * changed since their last read (db/queries/chain-watch.ts, `chargesChangedSince`).
+     */
+    changedAt: timestamp("changed_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },
-  (t) => [index("charges_address_idx").on(t.network, t.address)],
+  (t) => [index("charges_address_idx").on(t.network, t.address), index("charges_changed_at_idx").on(t.changedAt)],
 );
 
 /** Transfers seen on a charge's address (from the simulator or a chain watcher). */
@@ -47,7 +54,12 @@ export const transfers = pgTable(
     paymentId: uuid("payment_id")
       .notNull()
       .references(() => payments.id),
+    /** The transfer's identity on its chain, recorded once: an outpoint (`hash:vout`), a transaction hash, or `hash:logIndex` for a token log. */
     txId: text("tx_id").notNull(),
+    /** The transaction's hash, what an explorer finds and what the Payment record calls a Transaction's `id`. */
+    txHash: text("tx_hash")
+      .notNull()
+      .generatedAlwaysAs((): SQL => sql`split_part(${transfers.txId}, ':', 1)`),
     amount: baseUnits("amount").notNull(),
     confirmations: integer("confirmations").notNull().default(0),
     blockNumber: text("block_number"),
@@ -60,6 +72,12 @@ export const transfers = pgTable(
     late: boolean("late").notNull().default(false),
     seenAt: timestamp("seen_at", { withTimezone: true, precision: 3 }).notNull(),
     updatedAt: timestamp("updated_at", { withTimezone: true, precision: 3 }).notNull(),
+    /**
+     * What the transaction uses up, so that another transaction using one of them means this one
+     * will never be mined (real chains): the outpoints it spends (Bitcoin family, `txid:vout`),
+     * or its sender and nonce (Ethereum, `0xsender:nonce`). Null when unknown (the simulator).
+     */
+    spends: text("spends").array(),
   },
   (t) => [uniqueIndex("transfers_payment_tx_uq").on(t.paymentId, t.txId)],
 );
