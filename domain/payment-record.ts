@@ -44,9 +44,9 @@ export const CustomerSchema = z
 
 export const TransactionSchema = z
   .strictObject({
-    amount: z.number(),
+    amount: z.number().meta({ description: "What the transaction paid to the charge's address (all its outputs or token transfers there), in whole coins." }),
     toAddress: z.string().nullable(),
-    id: z.string().nullable(),
+    id: z.string().nullable().meta({ description: "Transaction hash, as a block explorer shows it. One entry per on-chain transaction." }),
     confirmations: z.number().int().meta({ format: "int32" }),
     blockNumber: z.string().nullable().optional(),
     network: NetworkSchema.optional(),

@@ -63,8 +63,8 @@ test("an owner filters, exports and opens payments, edits a note and redelivers 
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Export CSV" }).click()]);
   expect(download.suggestedFilename()).toMatch(new RegExp(`^payments-${b.businessId}-test-\\d{4}-\\d{2}-\\d{2}\\.csv$`));
   const csv = readFileSync((await download.path())!, "utf8").split("\r\n");
-  expect(csv[0]).toBe("id,createdAt,status,completedAt,amount,currency,coin,coinAmount,exchangeRate,endAmount,platformFee,netAmountUsd,customerEmail,name,description");
-  expect(csv[1]).toMatch(new RegExp(`^${mug.id},[^,]+,COMPLETED,[^,]+,40,USD,BITCOIN,[0-9.]+,[0-9.]+,40,0,40,,"Mug, large",$`));
+  expect(csv[0]).toBe("id,createdAt,status,completedAt,amount,currency,coin,coinAmount,exchangeRate,endAmount,platformFee,netAmountUsd,customerEmail,name,description,transactionIds");
+  expect(csv[1]).toMatch(new RegExp(`^${mug.id},[^,]+,COMPLETED,[^,]+,40,USD,BITCOIN,[0-9.]+,[0-9.]+,40,0,40,,"Mug, large",,[0-9a-f]{64}$`));
   expect(csv.slice(2)).toEqual([""]);
 
   // A wrong value is shown with the schema's message, beside its field.

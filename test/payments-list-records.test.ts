@@ -81,6 +81,13 @@ describe("list records", () => {
     expect(charge("late does not count").isUnderpaid).toBe(true);
     expect(charge("late does not count").transactions).toHaveLength(2);
     expect(charge("dropped only").amount).toBe(123.456789012345678901);
+    // A Transaction is an on-chain transaction: its hash, everything it paid to the address.
+    const several = charge("one transaction, several outputs").transactions as { id: string; amount: number }[];
+    const hash = (n: number) => `tx-${s.ids.get("one transaction, several outputs")!.slice(0, 8)}-${n}`;
+    expect(several.map((t) => [t.id, t.amount])).toEqual([
+      [hash(7), 0.75],
+      [hash(8), 0.25],
+    ]);
     const rich = byLabel.get("rich") as { customer: { ipAddresses: { ip: string; city: string | null }[] }; netAmountUsd: number };
     expect(rich.customer.ipAddresses.map((a) => a.ip)).toEqual(["203.0.113.7", "198.51.100.1", "2001:db8::1"]);
     expect(rich.customer.ipAddresses[1].city).toBe("Zürich");

@@ -27,20 +27,23 @@ async function sim(b: Biz, id: string, body: unknown) {
   return (await json(res)).data;
 }
 
+type Paid = { amount: string; dropped?: boolean; late?: boolean; /** Outputs of one transaction share `tx`: `hash:vout` each, one block. */ tx?: number };
+
 /** A charge with a given quote and tolerance, and transfers inserted as a chain watcher would. */
-async function chargeWith(id: string, quotedUnits: string, tolerancePercent: string, amounts: { amount: string; dropped?: boolean; late?: boolean }[]) {
+async function chargeWith(id: string, quotedUnits: string, tolerancePercent: string, amounts: Paid[]) {
   const db = await getDb();
   await db.update(charges).set({ quotedUnits, tolerancePercent }).where(eq(charges.paymentId, id));
   const [charge] = await db.select().from(charges).where(eq(charges.paymentId, id));
   const now = new Date();
   for (const [i, t] of amounts.entries()) {
+    const n = t.tx ?? i;
     await db.insert(transfers).values({
       paymentId: id,
-      txId: `tx-${id.slice(0, 8)}-${i}`,
+      txId: t.tx === undefined ? `tx-${id.slice(0, 8)}-${i}` : `tx-${id.slice(0, 8)}-${n}:${i}`,
       amount: t.amount,
-      confirmations: i,
-      blockNumber: i % 2 ? null : String(1000 + i),
-      fromAddress: i % 2 ? `from-${i}` : null,
+      confirmations: n,
+      blockNumber: n % 2 ? null : String(1000 + n),
+      fromAddress: n % 2 ? `from-${n}` : null,
       toAddress: charge.address,
       dropped: t.dropped ?? false,
       late: t.late ?? false,
@@ -119,7 +122,7 @@ export async function makeRecordShapes(): Promise<Shapes> {
 
   // The underpayment threshold on both sides, odd tolerances, dropped and late transfers, and
   // amounts beyond a double's precision (18 decimals).
-  const cases: [string, string, string, string, { amount: string; dropped?: boolean; late?: boolean }[]][] = [
+  const cases: [string, string, string, string, Paid[]][] = [
     ["just under the threshold", "BITCOIN", "1000", "0.5", [{ amount: "994" }]],
     ["at the threshold", "BITCOIN", "1000", "0.5", [{ amount: "600" }, { amount: "395" }]],
     ["odd tolerance, under", "LITECOIN", "1001", "0.3333", [{ amount: "997" }]],
@@ -130,6 +133,15 @@ export async function makeRecordShapes(): Promise<Shapes> {
     ["dropped first, then paid", "ETHEREUM", "123456789012345678901", "0", [{ amount: "5", dropped: true }, { amount: "123456789012345678900" }]],
     ["late does not count", "ETH_DAI", "1000000000000000000", "0", [{ amount: "1" }, { amount: "999999999999999999", late: true }]],
     ["overpaid", "TRX_TETHER", "1000000", "0", [{ amount: "1500000" }, { amount: "250001" }]],
+    // Two outputs of one transaction, a transfer of another, then a third output of the first
+    // (recorded later) and a dropped one: two transactions, the first paying 0.7 + 0.05 of it.
+    [
+      "one transaction, several outputs",
+      "LITECOIN",
+      "100000000",
+      "0",
+      [{ amount: "30000000", tx: 7 }, { amount: "40000000", tx: 7 }, { amount: "25000000", tx: 8 }, { amount: "5000000", tx: 7 }, { amount: "1", tx: 9, dropped: true }],
+    ],
   ];
   for (const [label, coin, quoted, tolerance, amounts] of cases) {
     const id = await add(label, b);

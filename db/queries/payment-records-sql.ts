@@ -76,28 +76,36 @@ const ipList = sql`lateral (
   select string_agg(${ipAddress}, ',' order by ${customerIps.id}) as list
   from ${customerIps} where ${customerIps.customerId} = ${customers.id}) as ips`;
 
+/** A column of a transaction's first transfer (its transfers share them: they are the transaction's). */
+const first = (column: unknown) => sql`(array_agg(${column} order by ${transfers.id}))[1]`;
+
+/**
+ * One on-chain transaction, from its standing transfers grouped by hash (`paymentRecord`'s
+ * `toTransaction`): `id` the hash, `amount` the sum of what it paid to the address, the rest
+ * the first transfer's.
+ */
 const transaction = object([
-  { key: "amount", value: num(sql`${transfers.amount} * ${unit}`) },
-  { key: "toAddress", value: str(transfers.toAddress) },
-  { key: "id", value: str(transfers.txId) },
-  { key: "confirmations", value: sql`${transfers.confirmations}::text` },
-  { key: "blockNumber", value: str(transfers.blockNumber) },
+  { key: "amount", value: num(sql`sum(${transfers.amount}) * ${unit}`) },
+  { key: "toAddress", value: str(first(transfers.toAddress)) },
+  { key: "id", value: str(transfers.txHash) },
+  { key: "confirmations", value: sql`${first(transfers.confirmations)}::text` },
+  { key: "blockNumber", value: str(first(transfers.blockNumber)) },
   { key: "network", value: str(network), when: sql`${network} is not null` },
-  { key: "fromAddress", value: str(transfers.fromAddress) },
+  { key: "fromAddress", value: str(first(transfers.fromAddress)) },
   { key: "tokenName", value: str(charges.coin) },
 ]);
 
 /**
- * The charge's transfers: those still standing (not dropped) as transactions, in one ordered
- * aggregate (the record shows the first of them and all of them), and `seen`, the sum
- * `decideStatus` compares with the threshold (late transfers never count).
+ * The charge's standing (not dropped) transfers as transactions, one per hash in the order each
+ * was first recorded, in one ordered aggregate (the record shows the first of them and all of
+ * them), and `seen`, the sum `decideStatus` compares with the threshold (late transfers never
+ * count).
  */
 const transferSummary = sql`lateral (
-  select array_agg(tx.json order by tx.id) filter (where not tx.dropped) as standing,
-    coalesce(sum(tx.amount) filter (where not tx.dropped and not tx.late), 0) as seen
-  from (select ${transfers.id} as id, ${transfers.dropped} as dropped, ${transfers.late} as late,
-      ${transfers.amount} as amount, ${transaction} as json
-    from ${transfers} where ${transfers.paymentId} = ${charges.paymentId}) as tx) as tr`;
+  select array_agg(tx.json order by tx.first) as standing, coalesce(sum(tx.seen), 0) as seen
+  from (select min(${transfers.id}) as first, sum(${transfers.amount}) filter (where not ${transfers.late}) as seen, ${transaction} as json
+    from ${transfers} where ${transfers.paymentId} = ${charges.paymentId} and not ${transfers.dropped}
+    group by ${transfers.txHash}) as tx) as tr`;
 
 /**
  * `isUnderpaid` as `decideStatus` decides it: something seen, but less than the threshold

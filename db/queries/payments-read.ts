@@ -56,7 +56,7 @@ export const RECORD_CHARGE_COLUMNS = [
 ] as const satisfies readonly (keyof ChargeRow)[];
 /** The transfer columns a Payment record shows or judges the status by (plus `id`, which orders and dedupes them). */
 export const RECORD_TRANSFER_COLUMNS = [
-  "id", "txId", "amount", "confirmations", "blockNumber", "fromAddress", "toAddress", "dropped", "late",
+  "id", "txId", "txHash", "amount", "confirmations", "blockNumber", "fromAddress", "toAddress", "dropped", "late",
 ] as const satisfies readonly (keyof TransferRow)[];
 
 export type RecordChargeRow = Pick<ChargeRow, (typeof RECORD_CHARGE_COLUMNS)[number]>;

@@ -37,6 +37,7 @@ export const CSV_COLUMNS = [
   "customerEmail",
   "name",
   "description",
+  "transactionIds",
 ] as const;
 
 /** A number as plain decimal digits: a spreadsheet may not read `1e-7`. */
@@ -79,6 +80,8 @@ export function csvRow(p: PaymentRecord): string {
     customerEmail: text(p.customer?.email),
     name: text(p.name),
     description: text(p.description),
+    // The on-chain transactions' hashes, as an explorer finds them, separated by spaces.
+    transactionIds: (p.platformCryptoCharge?.transactions ?? (charge?.transaction ? [charge.transaction] : [])).map((t) => t.id).join(" "),
   };
   return CSV_COLUMNS.map((c) => csvField(fields[c])).join(",") + "\r\n";
 }

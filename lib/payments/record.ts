@@ -22,12 +22,21 @@ type Transaction = NonNullable<NonNullable<PaymentRecord["platformCryptoCharge"]
 /** Coin amounts leave the service as JSON numbers of whole coins (the spec's types). */
 const coins = (units: bigint | string, coin: CoinName) => Number(unitsToDecimal(BigInt(units), COINS[coin].decimals));
 
-function toTransaction(t: RecordTransferRow, coin: CoinName): Transaction {
+/**
+ * One on-chain transaction as the record shows it: `id` is its hash (what an explorer finds), and
+ * `amount` everything it paid to the charge's address. `group` holds the transaction's standing
+ * transfers, oldest first: a transaction paying the address in two outputs (or two token logs) is
+ * recorded as two transfers, each once by its own identity, and shown as one transaction
+ * (docs/decisions.md, "A Transaction is an on-chain transaction"). Its other fields are the first
+ * transfer's; they are the transaction's own, the same for each of its transfers.
+ */
+function toTransaction(group: RecordTransferRow[], coin: CoinName): Transaction {
+  const [t] = group;
   const network = COINS[coin].network;
   return {
-    amount: coins(t.amount, coin),
+    amount: coins(group.reduce((sum, g) => sum + BigInt(g.amount), 0n), coin),
     toAddress: t.toAddress,
-    id: t.txId,
+    id: t.txHash,
     confirmations: t.confirmations,
     blockNumber: t.blockNumber,
     ...(network ? { network } : {}),
@@ -36,9 +45,21 @@ function toTransaction(t: RecordTransferRow, coin: CoinName): Transaction {
   };
 }
 
+/** The standing (not dropped) transfers as transactions, in the order each transaction was first recorded. */
+function transactionsOf(transfers: RecordTransferRow[], coin: CoinName): Transaction[] {
+  const byHash = new Map<string, RecordTransferRow[]>();
+  for (const t of transfers) {
+    if (t.dropped) continue;
+    const group = byHash.get(t.txHash);
+    if (group) group.push(t);
+    else byHash.set(t.txHash, [t]);
+  }
+  return [...byHash.values()].map((group) => toTransaction(group, coin));
+}
+
 /**
  * `platformCryptoCharge` (native coins and tokens) or `contractCharge` (CONTRACT_* coins).
- * `transaction` is the first transfer still standing; dropped transfers are not listed.
+ * `transaction` is the first transaction still standing; dropped transfers are not listed.
  * `isUnderpaid` is the detection's own verdict on the transfers (late ones never count).
  */
 function chargePart(
@@ -47,7 +68,7 @@ function chargePart(
   transfers: RecordTransferRow[],
 ): Pick<PaymentRecord, "platformCryptoCharge" | "contractCharge"> {
   const coin = charge.coin as CoinName;
-  const standing = transfers.filter((t) => !t.dropped);
+  const standing = transactionsOf(transfers, coin);
   const decision = decideStatus(detectionInput({ status }, charge, transfers));
   const base = {
     amount: coins(charge.quotedUnits, coin),
@@ -55,11 +76,11 @@ function chargePart(
     exchangeRate: Number(charge.exchangeRate),
     isUnderpaid: decision.isUnderpaid,
     address: charge.address,
-    ...(standing.length ? { transaction: toTransaction(standing[0], coin) } : {}),
+    ...(standing.length ? { transaction: standing[0] } : {}),
     walletName: charge.walletName,
   };
   if (charge.chargeType === "PLATFORM_CRYPTO") {
-    return { platformCryptoCharge: { ...base, transactions: standing.map((t) => toTransaction(t, coin)) } };
+    return { platformCryptoCharge: { ...base, transactions: standing } };
   }
   return { contractCharge: base };
 }

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
+import { listTransfers } from "@/db/queries/charges";
 import { payments } from "@/db/schema";
 import { getAuth } from "@/lib/accounts/auth";
 import { createUser } from "@/lib/accounts/users";
@@ -280,6 +281,10 @@ describe("dashboard payments: CSV export", () => {
     expect(rows.map((r) => r[0])).toEqual(["id", paid]);
     expect(rows[1][CSV_COLUMNS.indexOf("description")]).toBe("line one\nline two");
     expect(rows[1][CSV_COLUMNS.indexOf("netAmountUsd")]).toBe("40");
+    // The transaction that paid it, by its hash: what an explorer finds.
+    const [transfer] = await listTransfers(await getDb(), paid);
+    expect(rows[1][CSV_COLUMNS.indexOf("transactionIds")]).toBe(transfer.txHash);
+    expect(transfer.txHash).toMatch(/^[0-9a-f]{64}$/);
 
     expect((await get(b.businessId, "")).status).toBe(303);
     expect((await get(other.businessId, "", cookie)).status).toBe(404);
