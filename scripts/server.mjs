@@ -3,14 +3,17 @@
  * The production server `npm start` runs (scripts/start.mjs builds first when needed): Next.js's
  * request handler, through its custom-server API (`next()`), behind an HTTP server of our own, so
  * that requests Next.js cannot take get the API's answer instead of a bare 500
- * (scripts/method-guard.mjs). Otherwise it does what `next start` does: production mode, PORT
- * (3000) on every interface, a graceful stop on SIGINT/SIGTERM (exit code 130/143).
+ * (scripts/method-guard.mjs), and so that every request tells the app the address of the
+ * connection it came on (lib/http/peer.mjs). Otherwise it does what `next start` does:
+ * production mode, PORT (3000) on every interface, a graceful stop on SIGINT/SIGTERM (exit code
+ * 130/143).
  */
 import { randomBytes } from "node:crypto";
 import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { RELAY_SECRET_ENV } from "../lib/http/methods.mjs";
+import { PEER_SECRET_ENV, stampPeer } from "../lib/http/peer.mjs";
 import { methodGuard } from "./method-guard.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -22,6 +25,9 @@ process.env.PORT = String(port);
 // Only this process knows it: the route modules honour `x-relayed-method` from this server alone.
 const secret = randomBytes(24).toString("base64url");
 process.env[RELAY_SECRET_ENV] = secret;
+// Likewise for `x-peer-address`: the connection's address, which the app cannot see (lib/http/client-address.ts).
+const peerSecret = randomBytes(24).toString("base64url");
+process.env[PEER_SECRET_ENV] = peerSecret;
 // `next start` names its process so; scripts and docs find the server by it (`pgrep -a next-server`).
 process.title = "next-server (scripts/server.mjs)";
 
@@ -30,7 +36,10 @@ const server = http.createServer();
 const app = next({ dev: false, dir: root, port, httpServer: server });
 await app.prepare();
 const guard = methodGuard(app.getRequestHandler(), secret);
-server.on("request", guard.request);
+server.on("request", (req, res) => {
+  stampPeer(req, peerSecret);
+  guard.request(req, res);
+});
 server.on("connect", guard.connect);
 server.on("clientError", guard.clientError);
 server.on("error", (err) => {

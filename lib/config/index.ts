@@ -6,6 +6,9 @@ import { DATABASE_ENV } from "@/db/settings";
 import { TOKEN_CONTRACTS, type Erc20Coin } from "@/domain/token-contracts";
 import type { WatchedChain } from "@/domain/watched-chains";
 import { RATES_ENV, ratesConfigOf, type RatesConfig } from "./rates";
+import { TRUSTED_PROXIES_ENV, type TrustedProxy } from "./trusted-proxies";
+
+export type { TrustedProxy } from "./trusted-proxies";
 
 /**
  * Configuration is read from the environment once, validated with zod, and fails start-up
@@ -59,6 +62,7 @@ const envSchema = z.object({
   // Wrong passwords for one email address that lock its sign-in, and for how long (per-account lockout).
   SIGN_IN_LOCKOUT_FAILURES: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(1).max(10_000).default(10)),
   SIGN_IN_LOCKOUT_MINUTES: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(1).max(24 * 60).default(15)),
+  ...TRUSTED_PROXIES_ENV,
 });
 
 
@@ -156,6 +160,8 @@ export type Config = {
    * for `minutes`, whether or not a user has it (lib/accounts/sign-in-lockout.ts).
    */
   signInLockout: { failures: number; minutes: number };
+  /** TRUSTED_PROXIES: connections from these may say whom they forward for (X-Forwarded-For). */
+  trustedProxies: TrustedProxy[];
   /** Exchange rates: a pinned RATES_FILE, market providers, or the static table for test businesses (lib/config/rates.ts). */
   rates: RatesConfig;
   /** Production deployments never generate secrets. */
@@ -250,6 +256,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rates: rates.config,
     signInAttemptsPerMinute: e.SIGN_IN_ATTEMPTS_PER_MINUTE,
     signInLockout: { failures: e.SIGN_IN_LOCKOUT_FAILURES, minutes: e.SIGN_IN_LOCKOUT_MINUTES },
+    trustedProxies: e.TRUSTED_PROXIES,
     production,
     generated: { adminToken: generatedAdmin },
   };

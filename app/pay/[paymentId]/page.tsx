@@ -1,4 +1,3 @@
-import { isIP } from "node:net";
 import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { notFound } from "next/navigation";
@@ -13,6 +12,7 @@ import { StatusBanner } from "@/components/checkout/status-banner";
 import { TestModePanel } from "@/components/checkout/test-mode-panel";
 import { getDb } from "@/db/client";
 import { recordVisit } from "@/lib/checkout/customer";
+import { clientAddress } from "@/lib/http/client-address";
 import { isTerminal } from "@/domain/transitions";
 import { loadCheckoutView } from "./load";
 
@@ -24,19 +24,13 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   return { title, robots: { index: false, follow: false } };
 }
 
-/** The client's address as the proxy in front of us reports it; null when absent or not an IP. */
-function clientIp(h: Headers): string | null {
-  const forwarded = h.get("x-forwarded-for")?.split(",")[0]?.trim();
-  const candidate = forwarded || h.get("x-real-ip")?.trim() || "";
-  return isIP(candidate) ? candidate : null;
-}
-
 /** D9: the first checkout visit records the customer's IP and user agent. Never breaks the page. */
 async function recordFirstVisit(paymentId: string) {
   try {
     const h = await headers();
     const userAgent = h.get("user-agent")?.slice(0, 512) ?? null;
-    await recordVisit(await getDb(), paymentId, clientIp(h), userAgent);
+    // The connection's address, or the one a trusted proxy forwards for (TRUSTED_PROXIES); never a header alone.
+    await recordVisit(await getDb(), paymentId, clientAddress(h), userAgent);
   } catch (e) {
     console.error("[checkout] recording the visit failed", e);
   }
