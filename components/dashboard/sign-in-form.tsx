@@ -26,7 +26,7 @@ export function SignInForm() {
     let retryAfter: string | null = null;
     const { data, error } = await authClient.signIn.email(
       { email: String(form.get("email") ?? ""), password: String(form.get("password") ?? "") },
-      { onError: (ctx) => void (retryAfter = ctx.response.headers.get("x-retry-after")) },
+      { onError: (ctx) => void (retryAfter = ctx.response.headers.get("retry-after")) },
     );
     setBusy(false);
     // A locked address gets the server's words (the same whether or not the address has a user).
@@ -42,7 +42,7 @@ export function SignInForm() {
     setError(null);
     const code = String(form.get("code") ?? "").replace(/\s+/g, "");
     let retryAfter: string | null = null;
-    const onError = { onError: (ctx: { response: Response }) => void (retryAfter = ctx.response.headers.get("x-retry-after")) };
+    const onError = { onError: (ctx: { response: Response }) => void (retryAfter = ctx.response.headers.get("retry-after")) };
     const { error } = /^\d{6}$/.test(code)
       ? await authClient.twoFactor.verifyTotp({ code, trustDevice: false }, onError)
       : await authClient.twoFactor.verifyBackupCode({ code }, onError);

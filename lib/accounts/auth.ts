@@ -1,11 +1,13 @@
 import { createHmac } from "node:crypto";
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { APIError } from "better-auth/api";
 import { nextCookies } from "better-auth/next-js";
 import { twoFactor } from "better-auth/plugins/two-factor";
 import { getDb, type Db } from "@/db/client";
 import { accounts, authRateLimits, sessions, twoFactors, users, verifications } from "@/db/schema/accounts";
 import { config, type Config } from "@/lib/config";
+import { UserFieldsSchema } from "./schemas";
 import { signInLockoutHooks } from "./sign-in-lockout";
 
 /*
@@ -15,7 +17,10 @@ import { signInLockoutHooks } from "./sign-in-lockout";
  * - sessions are database rows; the cookie is HttpOnly, SameSite=Lax, Secure in production and
  *   wherever PUBLIC_BASE_URL is https;
  *   a session lasts SESSION_HOURS and is renewed on use at most hourly;
- * - sign-in is rate-limited per client address in the database (shared by all instances), and
+ * - only the endpoints the dashboard uses are reachable over HTTP (lib/accounts/auth-handler.ts);
+ *   every user field Better Auth writes passes our schemas first (`databaseHooks`);
+ * - sign-in is rate-limited per client address in the database (shared by all instances), the
+ *   address resolved from the connection (lib/http/client-address.ts), and
  *   a wrong email and a wrong password get the same answer; repeated wrong passwords for one
  *   email address lock its sign-in for a while, alike whether or not a user has it
  *   (lib/accounts/sign-in-lockout.ts);
@@ -33,6 +38,16 @@ export const PASSWORD_MAX = 128;
 /** The auth secret, derived from API_KEY_SECRET so no further secret needs managing. */
 function authSecret(cfg: Config): string {
   return createHmac("sha256", cfg.apiKeySecret).update("better-auth").digest("base64url");
+}
+
+/** Better Auth's user writes, held to UserFieldsSchema; a refused write is a 400 naming the field. */
+async function checkUserFields<T extends Record<string, unknown>>(user: T): Promise<{ data: T }> {
+  const parsed = UserFieldsSchema.safeParse(user);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new APIError("BAD_REQUEST", { code: "INVALID_USER_FIELD", message: `${issue.path.join(".")}: ${issue.message}` });
+  }
+  return { data: { ...user, ...parsed.data } };
 }
 
 export function createAuth(db: Db, cfg: Config = config()) {
@@ -63,9 +78,16 @@ export function createAuth(db: Db, cfg: Config = config()) {
     },
     // disableOriginCheck: false keeps the Origin check on under NODE_ENV=test too (Better Auth skips it there by default).
     // Secure cookies wherever the service is reached over https (every production deployment; PUBLIC_BASE_URL says which).
-    advanced: { useSecureCookies: cfg.production || cfg.publicBaseUrl.startsWith("https://"), cookiePrefix: "cryptopay", disableOriginCheck: false },
+    // The client's address is in X-Forwarded-For only as lib/accounts/auth-handler.ts rewrites it.
+    advanced: {
+      useSecureCookies: cfg.production || cfg.publicBaseUrl.startsWith("https://"),
+      cookiePrefix: "cryptopay",
+      disableOriginCheck: false,
+      ipAddress: { ipAddressHeaders: ["x-forwarded-for"] },
+    },
     telemetry: { enabled: false },
     hooks: signInLockoutHooks(db, cfg),
+    databaseHooks: { user: { create: { before: checkUserFields }, update: { before: checkUserFields } } },
     plugins: [twoFactor({ issuer: "cryptopay" }), nextCookies()],
   });
 }

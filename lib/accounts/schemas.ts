@@ -1,10 +1,22 @@
 import { z } from "zod";
 
+/**
+ * A person's name as the dashboard shows it (the Members list, the header): trimmed, 1 to 200
+ * characters, without control characters (PostgreSQL refuses a NUL; a line break or an escape
+ * has no place in a name) or the bidirectional overrides and isolates that reorder what is shown.
+ */
+export const UserNameSchema = z
+  .string()
+  .trim()
+  .min(1, "must not be empty")
+  .max(200, "must be at most 200 characters")
+  .refine((v) => !/[\p{Cc}\u202A-\u202E\u2066-\u2069]/u.test(v), "must not contain control characters");
+
 /** POST /admin/v1/users: a dashboard user of a business (the first one, or any the operator adds). */
 export const CreateUserSchema = z
   .strictObject({
     email: z.email("must be an email address such as owner@shop.example").max(254),
-    name: z.string().trim().min(1).max(200).optional(),
+    name: UserNameSchema.optional(),
     // Characters are counted as code points, as the document's minLength/maxLength are (an emoji is one).
     password: z
       .string()
@@ -17,6 +29,12 @@ export const CreateUserSchema = z
   })
   .meta({ id: "CreateUser", description: "Without `password` one is generated and returned once." });
 export type CreateUserInput = z.infer<typeof CreateUserSchema>;
+
+/**
+ * The user fields Better Auth writes (its databaseHooks, lib/accounts/auth.ts), whichever way a
+ * write comes: the name and email by our rules, and no image (the product shows none).
+ */
+export const UserFieldsSchema = z.object({ name: UserNameSchema, email: CreateUserSchema.shape.email, image: z.null() }).partial();
 
 /** POST /admin/v1/users/unlock: lifts the sign-in lockout of an email address. */
 export const UnlockSignInSchema = z

@@ -5,11 +5,9 @@ import { changePassword } from "@/lib/accounts/password";
 import { createUser } from "@/lib/accounts/users";
 import { ApiError } from "@/lib/http/errors";
 import { newBusiness } from "../helpers";
-import { authCall, cookieOf, origin, signIn, unique } from "./support";
+import { cookieOf, origin, sessionEmail, signIn, unique } from "./support";
 
 /** The Security page's password change (lib/accounts/password.ts) with real sessions. */
-
-const sessionEmail = async (cookie: string) => (await (await authCall("/get-session", { method: "GET", cookie })).json())?.user?.email ?? null;
 
 async function user() {
   const b = await newBusiness();
