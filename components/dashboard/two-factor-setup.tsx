@@ -26,6 +26,7 @@ export function TwoFactorSetup({ enabled }: { enabled: boolean }) {
     setError(null);
     const { data, error } = await authClient.twoFactor.enable({ password: String(form.get("password") ?? "") });
     setBusy(false);
+    if (error?.status === 429) return setError(error.message ?? "Too many attempts. Try again later.");
     if (error || !data) return setError(error?.status === 400 || error?.status === 401 ? "That password is not correct." : (error?.message ?? "Could not start the set-up."));
     if (data.method !== "totp") return setError("Could not start the set-up.");
     const secret = new URL(data.totpURI).searchParams.get("secret") ?? "";
@@ -47,7 +48,8 @@ export function TwoFactorSetup({ enabled }: { enabled: boolean }) {
     setError(null);
     const { error } = await authClient.twoFactor.disable({ password: String(form.get("password") ?? "") });
     setBusy(false);
-    if (error) return setError("That password is not correct.");
+    // A locked address (too many wrong passwords) gets the server's words.
+    if (error) return setError(error.status === 429 ? (error.message ?? "Too many attempts. Try again later.") : "That password is not correct.");
     router.refresh();
   }
 

@@ -1,7 +1,7 @@
 import { isAPIError } from "better-auth/api";
 import { z } from "zod";
 import { CreateUserSchema } from "./schemas";
-import { invalidField } from "@/lib/http/errors";
+import { ApiError, invalidField } from "@/lib/http/errors";
 import { parseWith } from "@/lib/http/parse";
 import type { Auth } from "./auth";
 
@@ -10,7 +10,9 @@ import type { Auth } from "./auth";
  * run's generated password is meant to be replaced. The new password follows the one rule every
  * password here follows (CreateUserSchema's: 10 to 128 characters); Better Auth checks the
  * current one and stores the new hash; every other session of the user ends, so a session
- * someone else holds with the old password does not outlive the change.
+ * someone else holds with the old password does not outlive the change. A wrong current password
+ * counts toward the per-email lockout, and a locked address is refused (429) without a check
+ * (lib/accounts/sign-in-lockout.ts).
  */
 
 export const ChangePasswordSchema = z
@@ -34,6 +36,7 @@ export async function changePassword(auth: Auth, requestHeaders: Headers, input:
     await auth.api.changePassword({ body: { currentPassword, newPassword }, headers: requestHeaders });
   } catch (e) {
     if (isAPIError(e) && e.body?.code === "INVALID_PASSWORD") throw invalidField("currentPassword", "is not correct");
+    if (isAPIError(e) && e.statusCode === 429) throw new ApiError("rate-limited", 429, e.body?.message ?? "Too many attempts. Try again later.");
     throw e;
   }
   await auth.api.revokeOtherSessions({ headers: requestHeaders });

@@ -5,7 +5,8 @@ import { changePassword } from "@/lib/accounts/password";
 import { createUser } from "@/lib/accounts/users";
 import { ApiError } from "@/lib/http/errors";
 import { newBusiness } from "../helpers";
-import { cookieOf, origin, sessionEmail, signIn, unique } from "./support";
+import { config } from "@/lib/config";
+import { authCall, cookieOf, origin, sessionEmail, signIn, unique } from "./support";
 
 /** The Security page's password change (lib/accounts/password.ts) with real sessions. */
 
@@ -64,5 +65,45 @@ describe("changing one's password", () => {
     const e = await changePassword(await getAuth(), new Headers({ origin: origin() }), { currentPassword: "x", newPassword: "a new password", confirmPassword: "a new password" }).then(() => null, (x: unknown) => x);
     expect(e).toBeTruthy();
     expect((e as { statusCode?: number }).statusCode).toBe(401);
+  });
+});
+
+describe("wrong passwords on the Security page count toward the sign-in lockout", () => {
+  const limit = () => config().signInLockout.failures;
+  const wrong = (i: number) => ({ currentPassword: `not my password ${i}`, newPassword: "a new password", confirmPassword: "a new password" });
+
+  async function statusOf(p: Promise<unknown>) {
+    const e = await p.then(() => null, (x: unknown) => x);
+    return e instanceof ApiError ? e.status : e ? "other" : "ok";
+  }
+
+  it("locks the email after SIGN_IN_LOCKOUT_FAILURES wrong current passwords: 429 for the change and for sign-in", async () => {
+    const u = await user();
+    const auth = await getAuth();
+    for (let i = 0; i < limit(); i++) expect(await statusOf(changePassword(auth, u.headers, wrong(i)))).toBe(400);
+    // Locked: refused without a check, even with the right password.
+    const right = { currentPassword: u.password, newPassword: "a new password", confirmPassword: "a new password" };
+    const e = await changePassword(auth, u.headers, right).then(() => null, (x: unknown) => x);
+    expect(e).toBeInstanceOf(ApiError);
+    expect((e as ApiError).status).toBe(429);
+    expect((e as ApiError).detail).toMatch(/^Too many failed sign-ins with this email address\. .*try again in 15 minutes\.$/);
+    expect((await signIn(u.email, u.password)).status).toBe(429);
+    expect(await sessionEmail(u.cookie)).toBe(u.email); // nothing changed meanwhile
+  });
+
+  it("is refused while sign-in failures have locked the email", async () => {
+    const u = await user();
+    for (let i = 0; i < limit(); i++) expect((await signIn(u.email, `wrong ${i}`)).status).toBe(401);
+    const right = { currentPassword: u.password, newPassword: "a new password", confirmPassword: "a new password" };
+    expect(await statusOf(changePassword(await getAuth(), u.headers, right))).toBe(429);
+  });
+
+  it("counts the two-factor set-up's password checks too", async () => {
+    const u = await user();
+    const enable = (password: string) => authCall("/two-factor/enable", { body: { password }, cookie: u.cookie });
+    for (let i = 0; i < limit(); i++) expect((await enable(`wrong ${i}`)).status).toBe(400);
+    const locked = await enable(u.password);
+    expect(locked.status).toBe(429);
+    expect(Number(locked.headers.get("retry-after"))).toBeGreaterThan(14 * 60);
   });
 });
