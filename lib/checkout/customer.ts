@@ -2,7 +2,8 @@ import type { Db } from "@/db/client";
 import { addCustomerIp, findCustomerIdByEmail, updateCustomerEmail } from "@/db/queries/customers";
 import { claimFirstVisit, setPaymentCustomer } from "@/db/queries/payments-write";
 import { ipLocationColumns } from "@/lib/geo/ip-location";
-import { conflict, notFound } from "@/lib/http/errors";
+import { emailField } from "@/lib/http/email-field";
+import { badRequest, conflict, notFound } from "@/lib/http/errors";
 import { loadForUpdate } from "@/lib/payments/lock";
 import { inTransaction } from "@/db/transaction";
 
@@ -23,9 +24,15 @@ export async function recordVisit(db: Db, paymentId: string, ip: string | null, 
 
 /**
  * D9: an email typed on checkout is stored on the customer. When the business already has a
- * customer with that email, the payment joins that customer instead.
+ * customer with that email, the payment joins that customer instead. The address follows the
+ * API's rules (`emailField`), whoever calls.
  */
 export async function setCustomerEmail(db: Db, paymentId: string, email: string): Promise<void> {
+  const valid = emailField.safeParse(email);
+  if (!valid.success) {
+    const why = valid.error.issues.map((i) => i.message);
+    throw badRequest(`That email address cannot be used: ${why.join("; ")}.`, { email: why });
+  }
   await inTransaction(db, async (tx) => {
     const { payment, business } = await loadForUpdate(tx, paymentId);
     if (payment.customerEmail) throw conflict("This payment already has a customer email.");

@@ -7,6 +7,7 @@ import { authorize } from "@/lib/accounts/authorize";
 import { createUser } from "@/lib/accounts/users";
 import { CreateUserSchema } from "@/lib/accounts/schemas";
 import { config } from "@/lib/config";
+import { emailField } from "@/lib/http/email-field";
 import { conflict, invalidField, notFound } from "@/lib/http/errors";
 import { parseWith } from "@/lib/http/parse";
 import { RoleSchema } from "./members";
@@ -24,7 +25,7 @@ const TOKEN = /^[A-Za-z0-9_-]{43}$/; // 32 bytes, base64url
 
 const hashOf = (token: string) => createHash("sha256").update(token).digest("hex");
 
-export const InviteSchema = CreateUserSchema.pick({ email: true }).extend({ role: RoleSchema });
+export const InviteSchema = z.strictObject({ email: emailField, role: RoleSchema });
 
 export async function createInvite(db: Db, userId: string, businessId: unknown, input: unknown, now = new Date()) {
   const { business } = await authorize(db, userId, businessId, "manage-members");

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { urlField } from "@/lib/http/url-field";
+import { emailField } from "@/lib/http/email-field";
 import { CHARGE_TYPES, coinsOfChargeType, COIN_NAMES } from "@/domain/coins";
 import { Big, decimalPlaces } from "@/domain/decimal";
 import { isIsoCurrency, isPayableCurrency, minorUnits } from "@/domain/currencies";
@@ -18,8 +19,6 @@ export * from "@/domain/payment-record";
 export const MIN_AMOUNT = 0.5;
 /** The spec leaves the maximum open; one billion units of any currency is far above real orders. */
 export const MAX_AMOUNT = 1_000_000_000;
-
-// Hostnames may also be IP literals or `localhost` (test businesses deliver to loopback, D7).
 
 const coinList = (type: (typeof CHARGE_TYPES)[number]) => {
   const allowed = coinsOfChargeType(type) as [string, ...string[]];
@@ -120,7 +119,10 @@ function createRequestSchema(url: typeof urlField) {
         }),
       name: z.string().max(200, "must be at most 200 characters").optional().meta({ description: "Display name shown to the customer on checkout.", examples: ["Order #1042"] }),
       description: z.string().max(1000, "must be at most 1000 characters").optional().meta({ description: "Internal description, hidden from customers.", examples: ["2x T-shirt, 1x mug"] }),
-      customerEmail: z.email("must be an email address").max(320).optional().meta({ description: "Used for receipts and status updates.", examples: ["jane@example.com"] }),
+      customerEmail: emailField.optional().meta({
+        description: "Used for receipts and status updates. At most 254 characters, at most 64 of them before the `@` (RFC 5321).",
+        examples: ["jane@example.com"],
+      }),
       customerIp: z
         .union([z.ipv4(), z.ipv6()], { error: "must be an IPv4 or IPv6 address" })
         .optional()

@@ -23,8 +23,8 @@ const NOT_FORMATTED: Record<string, string[]> = {
   "date-time": ["2026-13-01T00:00:00Z", "2026-02-30T00:00:00Z", "2026-01-01", "2026-01-01T24:00:00Z", "yesterday", "2026-01-01T00:00:00"],
   date: ["2026-13-01", "01/02/2026", "2026-1-1"],
   uuid: ["not-a-uuid", "00000000-0000-0000-0000-00000000000g", "123e4567e89b12d3a456426614174000", "{123e4567-e89b-12d3-a456-426614174000}"],
-  email: ["jane", "jane@", "@example.com", "jane@@example.com", "jane example@example.com", "jane@example"],
-  uri: ["example.com/x", "http//x", "://x", "not a url", "http://exa mple.com/"],
+  email: ["jane", "jane@", "@example.com", "jane@@example.com", "jane example@example.com", "jane@example", `${"j".repeat(65)}@example.com`],
+  uri: ["example.com/x", "http//x", "://x", "not a url", "http://exa mple.com/", "httPs://example.com/a b?x[y]", "https://example.com/?x[y]=1", "https://example.com/a|b"],
   ipv4: ["256.1.1.1", "1.2.3", "1.2.3.4.5", "01.2.3.4", "a.b.c.d"],
   ipv6: ["1::2::3", "12345::", "g::1", ":::"],
 };
