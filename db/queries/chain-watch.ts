@@ -50,6 +50,8 @@ export type ChainTransfer = {
   confirmations: number;
   late: boolean;
   at: Date;
+  /** What the transaction uses up (its inputs' outpoints, or its sender and nonce): kept from the first sighting. */
+  spends?: string[];
 };
 
 /**
@@ -61,7 +63,7 @@ export async function recordChainTransfer(tx: Tx, t: ChainTransfer): Promise<boo
   const block = { blockNumber: t.blockNumber === null ? null : String(t.blockNumber), blockHash: t.blockHash, confirmations: t.confirmations };
   const rows = await tx
     .insert(transfers)
-    .values({ paymentId: t.paymentId, txId: t.txId, amount: t.amount.toString(), toAddress: t.toAddress, late: t.late, seenAt: t.at, updatedAt: t.at, ...block })
+    .values({ paymentId: t.paymentId, txId: t.txId, amount: t.amount.toString(), toAddress: t.toAddress, late: t.late, seenAt: t.at, updatedAt: t.at, spends: t.spends ?? null, ...block })
     .onConflictDoUpdate({
       target: [transfers.paymentId, transfers.txId],
       set: { ...block, dropped: false, updatedAt: t.at },
@@ -120,17 +122,26 @@ export async function refreshConfirmations(tx: Tx, coins: readonly CoinName[], t
 
 const TERMINAL: ReadonlySet<string> = new Set(TERMINAL_STATUSES);
 
-export type UnconfirmedTransfer = { id: number; paymentId: string; txId: string; updatedAt: Date };
+export type UnconfirmedTransfer = { id: number; paymentId: string; txId: string; txHash: string; spends: string[] | null; updatedAt: Date };
 
 /** The coins' live transfers in no block and not dropped: each is in the mempool, newly mined, or gone. */
 export async function unconfirmedTransfers(tx: Tx, coins: readonly CoinName[]): Promise<UnconfirmedTransfer[]> {
   return tx
-    .select({ id: transfers.id, paymentId: transfers.paymentId, txId: transfers.txId, updatedAt: transfers.updatedAt })
+    .select({ id: transfers.id, paymentId: transfers.paymentId, txId: transfers.txId, txHash: transfers.txHash, spends: transfers.spends, updatedAt: transfers.updatedAt })
     .from(transfers)
     .where(and(isNull(transfers.blockNumber), eq(transfers.dropped, false), inArray(transfers.paymentId, liveChargePayments(tx, coins))));
 }
 
-/** Marks transfers dropped: the money will not arrive (double-spent, or evicted and never mined). */
-export async function dropTransfers(tx: Tx, ids: number[], at: Date): Promise<void> {
-  if (ids.length) await tx.update(transfers).set({ dropped: true, confirmations: 0, updatedAt: at }).where(inArray(transfers.id, ids));
+/**
+ * Marks transfers dropped, those still in no block: the money will not arrive (double-spent, or
+ * evicted and never mined). Returns the payments of the transfers it dropped.
+ */
+export async function dropTransfers(tx: Tx, ids: number[], at: Date): Promise<string[]> {
+  if (!ids.length) return [];
+  const rows = await tx
+    .update(transfers)
+    .set({ dropped: true, confirmations: 0, updatedAt: at })
+    .where(and(inArray(transfers.id, ids), isNull(transfers.blockNumber), eq(transfers.dropped, false)))
+    .returning({ paymentId: transfers.paymentId });
+  return [...new Set(rows.map((r) => r.paymentId))];
 }

@@ -1,25 +1,18 @@
 import type { Db } from "@/db/client";
 import { advanceChainCursor, claimChainLease } from "@/db/queries/chain-cursors";
-import {
-  dropTransfers,
-  recordChainTransfer,
-  refreshConfirmations,
-  unconfirmedTransfers,
-  unconfirmTransfersAbove,
-  type UnconfirmedTransfer,
-  type WatchedCharge,
-} from "@/db/queries/chain-watch";
+import { recordChainTransfer, refreshConfirmations, unconfirmTransfersAbove, type WatchedCharge } from "@/db/queries/chain-watch";
 import type { SeenBlock } from "@/db/schema";
 import { inTransaction } from "@/db/transaction";
 import { isTerminal } from "@/domain/transitions";
 import type { CoinName } from "@/domain/coins";
 import type { ChainNet } from "@/lib/wallets/derive";
+import { Drops } from "./drops";
 
 /**
  * What every chain's follower shares, whatever the family: the lease, the cursor and its last
  * blocks, noticing a reorganisation, recording a transfer once, counting confirmations from the
- * tip, dropping the transfers the node no longer knows and handing the touched payments to the
- * detection step. A follower adds only how its chain's blocks are read and matched, and how its
+ * tip, dropping the transfers that will not arrive (drops.ts) and handing the touched payments to
+ * the detection step. A follower adds only how its chain's blocks are read and matched, and how its
  * node is asked where a transaction is.
  */
 
@@ -39,15 +32,7 @@ const PROGRESS_EVERY = 100;
 /** Blocks remembered in the cursor: a reorganisation deeper than this is rescanned from the oldest one. */
 export const RECENT_BLOCKS = 100;
 
-/** How long a transfer may be in neither a block nor the node's pool before it is dropped, by default. */
-export const DROP_AFTER_MS = 10 * 60_000;
-
-/**
- * Where the node has a transaction that a transfer recorded with no block came from: in a block
- * (mined since the walk read its blocks: the next walk finds it there), in its pool of pending
- * transactions, or nowhere.
- */
-export type Whereabouts = "block" | "pool" | "unknown";
+export { DROP_AFTER_MS, type Whereabouts } from "./drops";
 
 /**
  * What becomes of a payment whose transfers changed: the caller's transfers → status step
@@ -110,6 +95,8 @@ export class CursorWalk {
   readonly lateSince: Date;
   /** The first height this tick reads. */
   readonly from: number;
+  /** Dropping the transfers that will not arrive: double-spent, replaced, or vanished. */
+  readonly drops: Drops;
 
   private readonly now: () => Date;
 
@@ -123,6 +110,7 @@ export class CursorWalk {
     this.now = o.now ?? (() => new Date());
     this.from = this.last.height + 1;
     this.lateSince = new Date(this.now().getTime() - o.lateWindowMs);
+    this.drops = new Drops(db, chain, this.now, o.dropAfterMs, (paymentId) => this.touched.add(paymentId));
   }
 
   /** The newest block read: the cursor. */
@@ -162,8 +150,11 @@ export class CursorWalk {
     return moved;
   }
 
-  /** Records a transfer paying `charge` once by its identity; money after the payment closed is late. */
-  async record(charge: WatchedCharge, t: { txId: string; units: bigint; block: SeenBlock | null }): Promise<void> {
+  /**
+   * Records a transfer paying `charge` once by its identity, with what its transaction uses up
+   * (`spends`); money after the payment closed is late.
+   */
+  async record(charge: WatchedCharge, t: { txId: string; units: bigint; block: SeenBlock | null; spends?: string[] }): Promise<void> {
     const changed = await recordChainTransfer(this.db, {
       paymentId: charge.paymentId,
       txId: t.txId,
@@ -174,37 +165,12 @@ export class CursorWalk {
       confirmations: t.block ? this.tip - t.block.height + 1 : 0,
       late: isTerminal(charge.status),
       at: this.now(),
+      spends: t.spends,
     });
     if (changed) {
       this.transfers++;
       this.touched.add(charge.paymentId);
     }
-  }
-
-  /**
-   * Drops the chain's transfers that are in no block and that the node no longer has, in a block
-   * or in its pool (`locate`, asked once per transaction: an outpoint's or a log's suffix after
-   * `:` is not part of it), once recorded or last changed `dropAfterMs` ago: a double-spend (a
-   * conflicting transaction was mined and the node evicted this one), a transaction evicted and
-   * never mined, or one whose block left the main chain and that no block took again. A node's
-   * wallet would silently forget such a payment; here its payment is touched, and one left with
-   * nothing fails.
-   */
-  async dropVanished(locate: (txHash: string) => Promise<Whereabouts>): Promise<void> {
-    const now = this.now();
-    const after = this.o.dropAfterMs ?? DROP_AFTER_MS;
-    const where = new Map<string, Whereabouts>();
-    const gone: UnconfirmedTransfer[] = [];
-    for (const t of await unconfirmedTransfers(this.db, this.chain.coins)) {
-      if (now.getTime() - t.updatedAt.getTime() < after) continue;
-      const hash = t.txId.split(":")[0];
-      if (!where.has(hash)) where.set(hash, await locate(hash));
-      if (where.get(hash) === "unknown") gone.push(t);
-    }
-    if (!gone.length) return;
-    console.warn(`[watcher ${this.chain.label}] dropped ${gone.length} transfer(s) in no block and no longer known to the node`);
-    await dropTransfers(this.db, gone.map((t) => t.id), now);
-    for (const t of gone) this.touched.add(t.paymentId);
   }
 
   /** The result of a tick whose lease lapsed on the way: the holder now decides the statuses. */

@@ -5,8 +5,7 @@ import { getDb } from "@/db/client";
 import { listChainCursors } from "@/db/queries/chain-cursors";
 import { findCharge, listTransfers } from "@/db/queries/charges";
 import { payments } from "@/db/schema";
-import { toBaseUnits, unitsToDecimal } from "@/domain/amounts";
-import type { VerboseTx } from "@/lib/chains/bitcoin/scan";
+import { unitsToDecimal } from "@/domain/amounts";
 import { deriveAddressForCoin } from "@/lib/wallets/derive";
 import { followBitcoinChain, type FollowOptions } from "@/lib/chains/bitcoin/follower";
 import { selectCoin } from "@/lib/checkout/select";
@@ -126,30 +125,6 @@ describe.runIf(run)("Bitcoin-family chain watcher (Litecoin Core, regtest)", () 
     await mine(1);
     await followBitcoinChain(db, o);
     expect(await status(p.id)).toBe("COMPLETED");
-  }, 60_000);
-
-  it("drops a payment's transfer when a conflicting transaction is mined (a double-spend), and the payment fails", async () => {
-    const db = await getDb();
-    const o = { ...options, seenInMempool: new Set<string>(), dropAfterMs: 0 };
-    await followBitcoinChain(db, o);
-    const p = await livePayment();
-    const miner = node.wallet("miner");
-    const txid = await miner.call<string>("sendtoaddress", [p.address, p.due]);
-    await followBitcoinChain(db, o);
-    expect(await status(p.id)).toBe("PENDING");
-    // The same input spent back to the miner, mined directly (Litecoin Core replaces nothing in its mempool).
-    const paid = await node.rpc.call<VerboseTx>("getrawtransaction", [txid, true]);
-    const input = paid.vin[0];
-    const funding = await node.rpc.call<VerboseTx>("getrawtransaction", [input.txid, true]);
-    const value = toBaseUnits("LITECOIN", funding.vout[input.vout!].value) - 100_000n;
-    const back = await miner.call<string>("getnewaddress");
-    const raw = await node.rpc.call<string>("createrawtransaction", [[{ txid: input.txid, vout: input.vout }], { [back]: unitsToDecimal(value, 8) }]);
-    const signed = await miner.call<{ hex: string; complete: boolean }>("signrawtransactionwithwallet", [raw]);
-    expect(signed.complete).toBe(true);
-    await node.rpc.call("generateblock", [back, [signed.hex]]);
-    await followBitcoinChain(db, o);
-    expect(await listTransfers(db, p.id)).toMatchObject([{ dropped: true }]);
-    expect(await status(p.id)).toBe("FAILED");
   }, 60_000);
 
   it("catches up on every block mined while it was stopped, and leaves the chain to the lease's holder", async () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { asc, eq } from "drizzle-orm";
-import { TransactionNotFoundError, type Address, type Hash, type Hex } from "viem";
+import { parseGwei, toHex, TransactionNotFoundError, type Address, type Hash, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb, type Db } from "@/db/client";
 import { listTransfers } from "@/db/queries/charges";
@@ -20,8 +20,10 @@ const chainFile = oneChainFileAtATime();
 /**
  * The Ethereum watcher's drop step against a real anvil: a transfer whose block left the main
  * chain and whose transaction the node no longer has, in a block or pending, is dropped once
- * `dropAfterMs` has passed since it became unconfirmed, and a payment left with nothing fails.
- * Anvil forgets a transaction entirely when `anvil_reorg` replaces its block without replaying it.
+ * `dropAfterMs` has passed since it became unconfirmed, and a payment left with nothing fails;
+ * one whose transaction another of its sender and nonce replaced on the new chain is dropped at
+ * once. Anvil forgets a transaction entirely when `anvil_reorg` replaces its block without
+ * replaying it, and mines the transactions it is given in the new blocks.
  */
 describe("Ethereum chain watcher: transfers the node forgot (anvil)", () => {
   let node: Anvil;
@@ -148,5 +150,54 @@ describe("Ethereum chain watcher: transfers the node forgot (anvil)", () => {
     await anvil.mine(11);
     await tick(o);
     expect(await status(p.id)).toBe("COMPLETED");
+  });
+
+  it("drops at once a transfer whose transaction another of its sender and nonce replaced on the new chain, Ether and token alike; the payments fail", async () => {
+    const o = await started();
+    const ether = await livePayment("ETHEREUM");
+    const tether = await livePayment("ETH_TETHER");
+    const a = await anvil.pay(ether.address, ether.units);
+    const b = await anvil.payToken(usd, tether.address, tether.units);
+    expect(await tick(o)).toMatchObject({ transfers: 2 });
+    const sender = anvil.wallet.account.address;
+    const [nonceA, nonceB] = await Promise.all([a, b].map(async (r) => (await node.client.getTransaction({ hash: r.transactionHash })).nonce));
+    // Each recorded with its transaction's sender and nonce (the token's asked for: its log names neither).
+    expect(await listTransfers(db, ether.id)).toMatchObject([{ spends: [`${sender.toLowerCase()}:${nonceA}`] }]);
+    expect(await listTransfers(db, tether.id)).toMatchObject([{ spends: [`${sender.toLowerCase()}:${nonceB}`] }]);
+
+    // Both blocks are replaced by blocks holding other transactions of the sender with the same nonces, paying elsewhere.
+    const elsewhere = "0x000000000000000000000000000000000000dEaD";
+    const instead = (nonce: number, offset: number) => [{ from: sender, to: elsewhere, value: toHex(1), nonce: toHex(nonce), gas: toHex(21_000) }, offset];
+    await anvil.rpc("anvil_reorg", [2, [instead(nonceA, 0), instead(nonceB, 1)]]);
+    expect(await node.client.getTransactionCount({ address: sender, blockTag: "latest" })).toBe(nonceB + 1);
+    // The next tick, well within DROP_AFTER_MS: both dropped, both payments failed.
+    expect(await tick(o)).toMatchObject({ reorgedAt: Number(a.blockNumber) - 1 });
+    expect(await listTransfers(db, ether.id)).toMatchObject([{ txId: a.transactionHash, dropped: true }]);
+    expect(await listTransfers(db, tether.id)).toMatchObject([{ txHash: b.transactionHash, dropped: true }]);
+    expect([await status(ether.id), await status(tether.id)]).toEqual(["FAILED", "FAILED"]);
+    expect((await eventsOf(ether.id)).at(-1)).toEqual(["PAYMENT_FAILED", "PENDING", "FAILED"]);
+  });
+
+  it("never records a pending transaction, so one replaced in the pool by its sender changes nothing", async () => {
+    const o = await started();
+    const p = await livePayment("ETHEREUM");
+    await anvil.rpc("evm_setAutomine", [false]);
+    try {
+      const nonce = await node.client.getTransactionCount({ address: anvil.wallet.account.address, blockTag: "pending" });
+      const fee = { maxFeePerGas: parseGwei("20"), maxPriorityFeePerGas: parseGwei("1") };
+      const first = await anvil.wallet.sendTransaction({ to: p.address, value: p.units, nonce, gas: 21_000n, ...fee });
+      expect(await tick(o)).toMatchObject({ transfers: 0 });
+      // The same nonce again with a higher fee, paying elsewhere: the pool keeps the replacement.
+      const more = { maxFeePerGas: parseGwei("40"), maxPriorityFeePerGas: parseGwei("2") };
+      const second = await anvil.wallet.sendTransaction({ to: "0x000000000000000000000000000000000000dEaD", value: 1n, nonce, gas: 21_000n, ...more });
+      await anvil.mine(1);
+      expect((await node.client.getTransactionReceipt({ hash: second })).status).toBe("success");
+      expect(await known(first)).toBeInstanceOf(TransactionNotFoundError);
+    } finally {
+      await anvil.rpc("evm_setAutomine", [true]);
+    }
+    expect(await tick(o)).toMatchObject({ transfers: 0 });
+    expect(await listTransfers(db, p.id)).toEqual([]);
+    expect(await status(p.id)).toBe("AWAITING_PAYMENT");
   });
 });

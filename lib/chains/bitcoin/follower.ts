@@ -1,7 +1,7 @@
 import type { Db } from "@/db/client";
 import { watchedCharges, type WatchedCharge } from "@/db/queries/chain-watch";
 import type { SeenBlock } from "@/db/schema";
-import { matchOutputs, scriptPubKeyOf, type VerboseTx } from "./scan";
+import { inputsOf, matchOutputs, scriptPubKeyOf, type VerboseTx } from "./scan";
 import type { CoinName } from "@/domain/coins";
 import type { BitcoinRpc } from "./rpc";
 import { CursorWalk, type FollowerOptions, type FollowResult, type Whereabouts } from "../cursor-walk";
@@ -49,9 +49,11 @@ async function locate(rpc: BitcoinRpc, txid: string): Promise<Whereabouts> {
  *    catches up), recording each output that pays a watched charge once by its outpoint, with
  *    the block's height and hash, and moving the cursor block by block;
  * 3. looks at the mempool's new transactions: an output paying a watched charge is recorded
- *    with no confirmation (the payment is seen: PENDING);
- * 4. drops the transfers in no block and no longer in the mempool for `dropAfterMs` (a
- *    double-spend, an eviction);
+ *    with no confirmation (the payment is seen: PENDING), with the outpoints its transaction
+ *    spends;
+ * 4. drops at once an unconfirmed transfer whose transaction's input another transaction in a
+ *    block read (2) or in the mempool (3) spends: a double-spend; and drops the transfers in no
+ *    block and no longer in the mempool for `dropAfterMs` (an eviction, a conflict not seen);
  * 5. sets the watched transfers' confirmations from the tip, and lets the detection step the simulator
  *    uses decide each touched payment's status.
  * On a chain's first tick it starts at the tip.
@@ -67,15 +69,19 @@ export async function followBitcoinChain(db: Db, o: FollowOptions): Promise<Foll
   if (!(walk instanceof CursorWalk)) return walk;
   const watched = await watchSet(db, o.chain, walk.lateSince);
   const scripts = new Set(watched.keys());
+  await walk.drops.watchSpends();
   const record = async (txs: VerboseTx[], block: SeenBlock | null) => {
-    for (const m of matchOutputs(txs, scripts, o.chain)) await walk.record(watched.get(m.scriptPubKey)!, { txId: m.outpoint, units: m.units, block });
+    for (const m of matchOutputs(txs, scripts, o.chain)) {
+      await walk.record(watched.get(m.scriptPubKey)!, { txId: m.outpoint, units: m.units, block, spends: inputsOf(m.tx) });
+    }
+    if (walk.drops.watchingSpends) for (const tx of txs) await walk.drops.spentBy(tx.txid, inputsOf(tx));
   };
   for (let height = walk.from; height <= walk.tip; height++) {
     const hash = await o.rpc.call<string>("getblockhash", [height]);
-    if (scripts.size > 0) await record((await o.rpc.call<{ tx: VerboseTx[] }>("getblock", [hash, 2])).tx, { height, hash });
+    if (scripts.size > 0 || walk.drops.watchingSpends) await record((await o.rpc.call<{ tx: VerboseTx[] }>("getblock", [hash, 2])).tx, { height, hash });
     if (!(await walk.advance(height, hash))) return walk.cut();
   }
-  if (scripts.size > 0) {
+  if (scripts.size > 0 || walk.drops.watchingSpends) {
     const seen = o.seenInMempool ?? new Set<string>();
     for (const txid of await o.rpc.call<string[]>("getrawmempool")) {
       if (seen.has(txid)) continue;
@@ -84,6 +90,6 @@ export async function followBitcoinChain(db: Db, o: FollowOptions): Promise<Foll
       if (tx) await record([tx], null);
     }
   }
-  await walk.dropVanished((txid) => locate(o.rpc, txid));
+  await walk.drops.dropVanished((txid) => locate(o.rpc, txid));
   return walk.finish();
 }

@@ -13,7 +13,7 @@ export type VerboseTx = {
 };
 
 /** An output paying a watched script: keyed by its outpoint, never by txid alone (one tx may pay several). */
-export type OutputMatch = { outpoint: string; txid: string; vout: number; scriptPubKey: string; units: bigint };
+export type OutputMatch = { outpoint: string; txid: string; vout: number; scriptPubKey: string; units: bigint; tx: VerboseTx };
 
 /**
  * The scriptPubKey (hex) an address locks to, which is what outputs carry whatever the node's
@@ -45,15 +45,18 @@ export function matchOutputs(txs: readonly VerboseTx[], watched: ReadonlySet<str
     for (const out of tx.vout) {
       const script = out.scriptPubKey.hex;
       if (!watched.has(script)) continue;
-      matches.push({ outpoint: `${tx.txid}:${out.n}`, txid: tx.txid, vout: out.n, scriptPubKey: script, units: toBaseUnits(coin, out.value) });
+      matches.push({ outpoint: `${tx.txid}:${out.n}`, txid: tx.txid, vout: out.n, scriptPubKey: script, units: toBaseUnits(coin, out.value), tx });
     }
   }
   return matches;
 }
 
+/** The outpoints a transaction spends (`txid:vout`; a coinbase spends none). */
+export function inputsOf(tx: VerboseTx): string[] {
+  return tx.vin.flatMap((input) => (input.txid === undefined ? [] : [`${input.txid}:${input.vout}`]));
+}
+
 /** The outpoints `txs` spend: a watched payment whose input one of these spends was double-spent. */
 export function spentOutpoints(txs: readonly VerboseTx[]): Set<string> {
-  const spent = new Set<string>();
-  for (const tx of txs) for (const input of tx.vin) if (input.txid !== undefined) spent.add(`${input.txid}:${input.vout}`);
-  return spent;
+  return new Set(txs.flatMap(inputsOf));
 }

@@ -3,8 +3,8 @@ import type { Db } from "@/db/client";
 import { watchedCharges, type WatchedCharge } from "@/db/queries/chain-watch";
 import type { SeenBlock } from "@/db/schema";
 import { COIN_NAMES, COINS, type CoinName } from "@/domain/coins";
-import { matchNativeTransfers, matchTokenTransfers, tokenContracts, watchedSet, type EvmMatch } from "./scan";
-import { evmTipOf, readEvmBlock, readTransferLogs, type EvmClient } from "./rpc";
+import { matchNativeTransfers, matchTokenTransfers, senderNonce, tokenContracts, watchedSet, type EvmMatch } from "./scan";
+import { evmTipOf, minedCount, readEvmBlock, readTransferLogs, senderOf, type EvmClient } from "./rpc";
 import { CursorWalk, type FollowerOptions, type FollowResult, type Whereabouts } from "../cursor-walk";
 
 export type EvmFollowOptions = FollowerOptions & {
@@ -119,9 +119,11 @@ async function locate(client: EvmClient, hash: string): Promise<Whereabouts> {
  *    charges. Each is recorded once (a transaction's hash for Ether, `hash:logIndex` for a log),
  *    with its block's height and hash, and the cursor moves block by block once a range is read
  *    whole, so a tick cut short resumes after the last block recorded;
- * 3. drops the transfers in no block (their block left the main chain) whose transaction the
- *    node has neither in a block nor pending for `dropAfterMs`: a reorganisation's new chain
- *    did not take it back, and it will not arrive;
+ * 3. drops the transfers in no block (their block left the main chain) whose transaction was
+ *    replaced, at once: the node's chain holds another transaction of its sender with its nonce
+ *    (each transfer is recorded with its transaction's `sender:nonce`), so it can never be
+ *    mined; and those whose transaction the node has neither in a block nor pending for
+ *    `dropAfterMs`: a reorganisation's new chain did not take it back, and it will not arrive;
  * 4. sets the watched transfers' confirmations from the tip, and lets the detection step the
  *    simulator uses decide each touched payment's status.
  * Pending transactions are not read: one in the pool may be replaced or dropped at will, so a
@@ -146,10 +148,22 @@ export async function followEvmChain(db: Db, o: EvmFollowOptions): Promise<Follo
       break;
     }
     for (const block of blocks) {
-      for (const m of block.matches) for (const charge of chargesPaid(watch, m)) await walk.record(charge, { txId: m.key, units: m.units, block });
+      for (const m of block.matches) {
+        const paid = chargesPaid(watch, m);
+        if (!paid.length) continue;
+        // A token log names no nonce: its transaction's is asked for (a few per block at most).
+        const spends = m.spends ?? [await senderOf(o.client, m.txHash).then((t) => senderNonce(t.from, t.nonce))];
+        for (const charge of paid) await walk.record(charge, { txId: m.key, units: m.units, block, spends });
+      }
       if (!(await walk.advance(block.height, block.hash))) return walk.cut();
     }
   }
-  await walk.dropVanished((hash) => locate(o.client, hash));
+  await walk.drops.dropVanished(
+    (hash) => locate(o.client, hash),
+    async (spend) => {
+      const [from, nonce] = spend.split(":");
+      return (await minedCount(o.client, from)) > Number(nonce);
+    },
+  );
   return walk.finish();
 }

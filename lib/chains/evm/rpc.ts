@@ -11,7 +11,7 @@ import { createPublicClient, erc20Abi, http, parseAbiItem, type Address, type Pu
 export type EvmClient = PublicClient;
 
 /** A transaction of a block, the fields matching needs. `to` is null for contract creation. */
-export type EvmTx = { hash: string; to: string | null; value: bigint };
+export type EvmTx = { hash: string; from: string; nonce: number; to: string | null; value: bigint };
 
 /** A block with its transactions; `parentHash` lets the watcher notice a reorganisation. */
 export type EvmBlock = { number: number; hash: string; parentHash: string; transactions: EvmTx[] };
@@ -60,7 +60,7 @@ export async function readEvmBlock(client: EvmClient, height: number): Promise<E
     number: Number(block.number),
     hash: block.hash,
     parentHash: block.parentHash,
-    transactions: block.transactions.map((tx) => ({ hash: tx.hash, to: tx.to, value: tx.value })),
+    transactions: block.transactions.map((tx) => ({ hash: tx.hash, from: tx.from, nonce: tx.nonce, to: tx.to, value: tx.value })),
   };
 }
 
@@ -96,6 +96,17 @@ export async function readTransferLogs(
     blockNumber: Number(log.blockNumber),
     blockHash: log.blockHash,
   }));
+}
+
+/** A transaction's sender and nonce (eth_getTransactionByHash). */
+export async function senderOf(client: EvmClient, hash: string): Promise<{ from: string; nonce: number }> {
+  const tx = await client.getTransaction({ hash: hash as `0x${string}` });
+  return { from: tx.from, nonce: tx.nonce };
+}
+
+/** How many of `from`'s transactions the node's chain holds (eth_getTransactionCount at the latest block): its next nonce. */
+export async function minedCount(client: EvmClient, from: string): Promise<number> {
+  return client.getTransactionCount({ address: from as Address, blockTag: "latest" });
 }
 
 /** An ERC-20 contract's `decimals()`, to check a configured token against the coin catalogue. */

@@ -9,6 +9,9 @@ import type { EvmBlock, TransferLog } from "./rpc";
  * or not, and the service derives them checksummed.
  */
 
+/** What an EVM transaction uses up: its sender's nonce, as `sender:nonce` (lower-cased): one transaction per nonce is ever mined. */
+export const senderNonce = (from: string, nonce: number) => `${from.toLowerCase()}:${nonce}`;
+
 /** A transfer to a watched address, in base units (wei, or the token's smallest unit). */
 export type EvmMatch = {
   /** `${txHash}` for native ETH (one value per transaction), `${txHash}:${logIndex}` for a token log. */
@@ -20,6 +23,8 @@ export type EvmMatch = {
   units: bigint;
   blockNumber: number;
   blockHash: string;
+  /** Its transaction's `sender:nonce`, when the block read gave it (native transfers); a log's is asked for. */
+  spends?: string[];
 };
 
 /** The watched addresses as matching looks them up. */
@@ -48,7 +53,7 @@ export function matchNativeTransfers(block: EvmBlock, watched: ReadonlySet<strin
     if (tx.to === null || tx.value <= 0n) continue;
     const to = tx.to.toLowerCase();
     if (!watched.has(to)) continue;
-    matches.push({ key: tx.hash, coin: "ETHEREUM", txHash: tx.hash, to, units: tx.value, blockNumber: block.number, blockHash: block.hash });
+    matches.push({ key: tx.hash, coin: "ETHEREUM", txHash: tx.hash, to, units: tx.value, blockNumber: block.number, blockHash: block.hash, spends: [senderNonce(tx.from, tx.nonce)] });
   }
   return matches;
 }
