@@ -22,8 +22,8 @@ const chainFile = oneChainFileAtATime();
 /**
  * Payments as customers make them, seen by the Bitcoin-family watcher following a real Litecoin
  * Core node in regtest (LITECOIN: 2 confirmations): part then the rest, too much, the amount in
- * two transfers or in two outputs of one transaction, and a watcher killed in the middle of a
- * catch-up. Amounts are exact base units (litoshi); the chain stays below MWEB's activation
+ * two transfers or in two outputs of one transaction (one Transaction in the record, by its hash),
+ * and a watcher killed in the middle of a catch-up. Amounts are exact base units (litoshi); the chain stays below MWEB's activation
  * height (432), where regtest mining needs a peg-in first.
  */
 const run = litecoindInstalled() || process.env.CI === "true";
@@ -203,6 +203,11 @@ describe.runIf(run)("Bitcoin-family payments (Litecoin Core, regtest)", () => {
     expect(await status(p.id)).toBe("COMPLETED");
     expect(await tick()).toMatchObject({ transfers: 0 });
     expect(await listTransfers(db, p.id)).toHaveLength(2);
+    // The record shows one transaction: its hash, as an explorer finds it, and all it paid to the address.
+    const res = await request("GET", `/v1/businesses/${p.business.businessId}/payments/${p.id}`, { key: p.business.apiKey });
+    const { data } = await json(res);
+    expect(data.platformCryptoCharge.transactions).toEqual([expect.objectContaining({ id: txid, amount: Number(unitsToDecimal(p.units, 8)), confirmations: 2 })]);
+    expect(data.platformCryptoCharge.transaction.id).toBe(txid);
   }, 60_000);
 
   it("a watcher killed mid-catch-up keeps the transfers of the blocks it moved past; the next tick resumes after them, records the rest once", async () => {

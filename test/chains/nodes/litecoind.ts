@@ -60,7 +60,8 @@ export async function startLitecoind(o: { rpcPort?: number; user?: string; passw
   const spawnError = new Promise<Error>((resolve) => child.once("error", resolve));
   const running = () => child.pid !== undefined && child.exitCode === null && child.signalCode === null;
   const url = `http://${user}:${password}@127.0.0.1:${rpcPort}/`;
-  const rpc = bitcoinRpc(url, { timeoutMs: 5_000 });
+  // createwallet and mining write the wallet and blocks to disk: seconds on a loaded machine.
+  const rpc = bitcoinRpc(url, { timeoutMs: 30_000 });
   const stop = async () => {
     if (running()) {
       await rpc.call("stop").catch(() => child.kill("SIGTERM"));
