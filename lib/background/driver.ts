@@ -143,7 +143,7 @@ export function createEventSender(opts: {
 }
 
 /** What `startBackground` set up in this process: the driver, its bus subscription, the runner. */
-type Started = { driver: BackgroundDriver; unsubscribe: () => void; sender?: EventSender; stopRunner?: () => void };
+type Started = { driver: BackgroundDriver; unsubscribe: () => void; sender?: EventSender; stopRunner?: () => Promise<void> };
 
 /*
  * Kept on globalThis under a registered symbol, like the bus's listeners (lib/events/bus.ts):
@@ -179,13 +179,18 @@ export async function startBackground(getDb: () => Promise<Db>, cfg: Pick<Config
   return driver;
 }
 
-/** Undoes `startBackground` (tests): unsubscribes the sender, stops the runner; the next start decides again. */
-export function stopBackground(): void {
+/**
+ * Undoes `startBackground` (tests, the server's stop, lib/background/shutdown.ts): unsubscribes
+ * and closes the sender (what it has not sent is left to Inngest's cron sweep) and stops the
+ * runner; resolves once the runner's jobs under way have returned, each at its next safe point.
+ * The next start decides again.
+ */
+export async function stopBackground(): Promise<void> {
   const running = processWide[STARTED];
   processWide[STARTED] = undefined;
   running?.unsubscribe();
   running?.sender?.close();
-  running?.stopRunner?.();
+  await running?.stopRunner?.();
 }
 
 /** Resolves once every event collected so far was sent or given up (tests, graceful shutdown). */

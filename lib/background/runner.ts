@@ -6,16 +6,20 @@ import { reconcilePayment } from "@/lib/payments/reconcile";
 import { config } from "@/lib/config";
 import { DUE_CHECK_MS, refreshRates } from "@/lib/rates/refresh";
 
-/** One pass of background work: idempotent service functions that claim what is due. */
-export type Job = { name: string; run: (db: Db, now: Date) => Promise<unknown> };
+/**
+ * One pass of background work: idempotent service functions that claim what is due. `stopping`
+ * aborts when the runner stops: a job that loops ends at its next safe point (between passes).
+ */
+export type Job = { name: string; run: (db: Db, now: Date, stopping: AbortSignal) => Promise<unknown> };
 
 export const JOBS: Job[] = [
   { name: "expire-payments", run: (db, now) => expireDuePayments(db, now) },
   {
     name: "deliver-webhooks",
-    // Drain what is due now; each pass claims at most 100, so loop while passes come back full.
-    run: async (db) => {
-      while ((await deliverDue(db)) === 100);
+    // Drain what is due now; each pass claims at most 100, so loop while passes come back full
+    // (and the runner is not stopping: what is left stays due for the next start).
+    run: async (db, _now, stopping) => {
+      while (!stopping.aborted && (await deliverDue(db)) === 100);
     },
   },
   // The configured chains' nodes (BITCOIN_RPC_URL, LITECOIN_RPC_URL, …), each every few seconds.
@@ -47,14 +51,18 @@ export function startEmbeddedRunner(
 ): () => Promise<void> {
   if (g.__paymentsRunner) return async () => {};
   const running = new Set<string>();
+  const ticks = new Set<Promise<void>>();
+  const stopping = new AbortController();
   const tick = async () => {
     const db = await getDb();
+    // Stopped while the database was asked for: the jobs do not start.
+    if (stopping.signal.aborted) return;
     await Promise.all(
       JOBS.filter((j) => !running.has(j.name)).map(async (job) => {
         running.add(job.name);
         const startedAt = new Date();
         try {
-          const result = await job.run(db, startedAt);
+          const result = await job.run(db, startedAt, stopping.signal);
           observe?.({ job: job.name, startedAt, endedAt: new Date(), result });
         } catch (e) {
           console.error(`[runner] ${job.name} failed`, e);
@@ -64,12 +72,22 @@ export function startEmbeddedRunner(
       }),
     );
   };
-  g.__paymentsRunner = setInterval(() => void tick(), intervalMs);
+  g.__paymentsRunner = setInterval(() => {
+    const t = tick()
+      .catch((e) => console.error("[runner] the database could not be opened", e))
+      .finally(() => ticks.delete(t));
+    ticks.add(t);
+  }, intervalMs);
   g.__paymentsRunner.unref();
-  /** Stops the timer; resolves once the jobs running now have returned. */
+  /**
+   * Stops the timer and tells the jobs running now to end at their next safe point; resolves
+   * once they have returned (every tick under way, including one still waiting for the
+   * database), so nothing of the runner touches the database after it.
+   */
   return async () => {
     clearInterval(g.__paymentsRunner);
     g.__paymentsRunner = undefined;
-    while (running.size) await new Promise((r) => setTimeout(r, 20));
+    stopping.abort();
+    while (ticks.size) await Promise.all(ticks);
   };
 }
