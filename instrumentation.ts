@@ -20,4 +20,10 @@ export async function register() {
   // Inngest functions) without any of them wiring it.
   const { startBackground } = await import("@/lib/background/driver");
   await startBackground(getDb);
+  // What the server runs when it stops, once the requests under way are answered (scripts/server.mjs):
+  // this bundle's runner and database are out of the server script's reach, so the step is left
+  // on globalThis for it (lib/background/shutdown-hook.mjs).
+  const { onShutdown } = await import("@/lib/background/shutdown-hook.mjs");
+  const { shutdown } = await import("@/lib/background/shutdown");
+  onShutdown(shutdown);
 }

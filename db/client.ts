@@ -28,7 +28,8 @@ type Handle = {
 };
 
 // Kept on globalThis: Next dev reloads modules, and PGlite allows one instance per data directory.
-const g = globalThis as unknown as { __paymentsDb?: Handle };
+// `__paymentsDbClosed`: closed for good (the server is stopping), see `closeDb`.
+const g = globalThis as unknown as { __paymentsDb?: Handle; __paymentsDbClosed?: boolean };
 
 /**
  * A small pool by default. postgres.js pipelines queries on a busy connection (several in
@@ -148,6 +149,7 @@ async function open(): Promise<Omit<Handle, "ready">> {
 }
 
 function handle(): Handle {
+  if (g.__paymentsDbClosed) throw new Error("the database is closed: the server is stopping");
   if (!g.__paymentsDb) {
     const opened = open();
     const h: Handle = {
@@ -191,7 +193,13 @@ export function databaseKind(): "pglite" | "postgres" {
   return handle().kind;
 }
 
-export async function closeDb(): Promise<void> {
+/**
+ * Closes the process's database (PGlite shuts down cleanly, with a checkpoint). With `final`
+ * (the server's stop, lib/background/shutdown.ts) it stays closed: a request or job still
+ * running past the stop's bound gets an error from `getDb` instead of opening it again.
+ */
+export async function closeDb(opts: { final?: boolean } = {}): Promise<void> {
+  if (opts.final) g.__paymentsDbClosed = true;
   const h = g.__paymentsDb;
   if (!h) return;
   g.__paymentsDb = undefined;

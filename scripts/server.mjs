@@ -5,8 +5,8 @@
  * that requests Next.js cannot take get the API's answer instead of a bare 500
  * (scripts/method-guard.mjs), and so that every request tells the app the address of the
  * connection it came on (lib/http/peer.mjs). Otherwise it does what `next start` does:
- * production mode, PORT (3000) on every interface, a graceful stop on SIGINT/SIGTERM (exit code
- * 130/143).
+ * production mode, PORT (3000) on every interface, a graceful stop on SIGINT/SIGTERM
+ * (scripts/graceful-stop.mjs).
  */
 import { randomBytes } from "node:crypto";
 import http from "node:http";
@@ -14,10 +14,13 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { RELAY_SECRET_ENV } from "../lib/http/methods.mjs";
 import { PEER_SECRET_ENV, stampPeer } from "../lib/http/peer.mjs";
+import { shutdownTimeoutOrExit, stopOnSignals } from "./graceful-stop.mjs";
 import { methodGuard } from "./method-guard.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const port = Number(process.env.PORT || 3000);
+// Read first: a wrong SHUTDOWN_TIMEOUT_SECONDS stops the start rather than the stop.
+const shutdownMs = shutdownTimeoutOrExit(process.env);
 
 // Before Next.js loads: it reads NODE_ENV when its modules load, as `next start` sets it first.
 process.env.NODE_ENV = "production";
@@ -48,20 +51,4 @@ server.on("error", (err) => {
 });
 server.listen(port, () => console.log(`✓ Ready on http://localhost:${port}`));
 
-let stopping = false;
-for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]]) {
-  process.on(signal, () => {
-    if (stopping) return;
-    stopping = true;
-    // Finish the requests under way (new ones are refused), then let Next.js clean up.
-    server.close(() => {
-      app.close().then(
-        () => process.exit(code),
-        (err) => {
-          console.error(err);
-          process.exit(code);
-        },
-      );
-    });
-  });
-}
+stopOnSignals({ server, app, timeoutMs: shutdownMs });
