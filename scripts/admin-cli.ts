@@ -21,7 +21,10 @@ Commands:
   webhook-secret rotate BUSINESS_ID                   replace the webhook signing secret
   user create --email E --business ID [--role R] [--name N] [--password P]
                                                       a dashboard user (role owner, developer or viewer; default owner);
-                                                      without --password one is generated and shown once
+                                                      without --password one is generated and shown once;
+                                                      an existing user keeps their password (--password is refused)
+  user set-password --email E [--password P]          set a user's password (without --password one is generated
+                                                      and shown once); ends the user's sessions
   user unlock --email E                               lift the sign-in lockout of an email address
   chains [--json]                                     each chain's node, network, tip, cursor, lag, last tick and error
   rates [--json]                                      the exchange-rate source, each provider's last success and error, and
@@ -159,6 +162,13 @@ export function buildRequest(argv: string[]): ApiRequest | "help" {
       if (values.name !== undefined) body.name = values.name;
       if (values.password !== undefined) body.password = values.password;
       return { method: "POST", path: "/admin/v1/users", body };
+    }
+    case "user set-password": {
+      const { values } = parse(rest, { email: { type: "string" }, password: { type: "string" } }, []);
+      if (!values.email) throw new UsageError("user set-password needs --email");
+      const body: Record<string, unknown> = { email: values.email };
+      if (values.password !== undefined) body.password = values.password;
+      return { method: "POST", path: "/admin/v1/users/password", body };
     }
     case "user unlock": {
       const { values } = parse(rest, { email: { type: "string" } }, []);

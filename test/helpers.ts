@@ -21,6 +21,7 @@ import * as adminDeliveries from "@/app/admin/v1/businesses/[businessId]/webhook
 import * as adminChains from "@/app/admin/v1/chains/route";
 import * as adminUsers from "@/app/admin/v1/users/route";
 import * as adminUsersUnlock from "@/app/admin/v1/users/unlock/route";
+import * as adminUsersPassword from "@/app/admin/v1/users/password/route";
 import * as adminRates from "@/app/admin/v1/rates/route";
 import * as adminRedeliver from "@/app/admin/v1/businesses/[businessId]/webhook-deliveries/[deliveryId]/redeliver/route";
 import * as adminUnknown from "@/app/admin/v1/[[...path]]/route";
@@ -45,6 +46,7 @@ const ROUTES: [RegExp, string[], RouteModule][] = [
   [/^\/admin\/v1\/businesses\/([^/]+)\/webhook-deliveries\/([^/]+)\/redeliver$/, ["businessId", "deliveryId"], adminRedeliver],
   [/^\/admin\/v1\/chains$/, [], adminChains],
   [/^\/admin\/v1\/users$/, [], adminUsers],
+  [/^\/admin\/v1\/users\/password$/, [], adminUsersPassword],
   [/^\/admin\/v1\/users\/unlock$/, [], adminUsersUnlock],
   [/^\/admin\/v1\/rates$/, [], adminRates],
   [/^\/v1\/(.+)$/, ["path"], v1Unknown],

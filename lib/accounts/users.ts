@@ -4,7 +4,7 @@ import { findBusiness } from "@/db/queries/businesses";
 import { addMember, findUserByEmail } from "@/db/queries/members";
 import type { MemberRole } from "@/db/schema/accounts";
 import { inTransaction } from "@/db/transaction";
-import { invalidField } from "@/lib/http/errors";
+import { conflict, invalidField } from "@/lib/http/errors";
 import { createAuth, PASSWORD_MAX, PASSWORD_MIN } from "./auth";
 
 export type NewUser = { email: string; name?: string; password?: string; businessId: number; role: MemberRole };
@@ -18,13 +18,20 @@ export function generatePassword(): string {
  * A dashboard user of `businessId` with `role` (the operator's `user create`, the first run, an
  * accepted invitation). A new email gets an account with the given password (or a generated
  * one, returned once); an existing user gets the membership (or the new role) and keeps their
- * password. The password is hashed by Better Auth (scrypt).
+ * password, so a password given for one is refused (409) rather than silently ignored: setting
+ * it is `setPassword`'s (lib/accounts/set-password.ts). The password is hashed by Better Auth
+ * (scrypt).
  */
 export async function createUser(db: Db, input: NewUser) {
   const email = input.email.trim().toLowerCase();
   if (!(await findBusiness(db, input.businessId))) throw invalidField("businessId", `no business ${input.businessId} exists`);
   const existing = await findUserByEmail(db, email);
   if (existing) {
+    if (input.password !== undefined) {
+      throw conflict(
+        `${email} already has a dashboard account, and this does not change its password. Leave out the password to add the account to business ${input.businessId}, or set the password with POST /admin/v1/users/password (npm run admin -- user set-password).`,
+      );
+    }
     await addMember(db, existing.id, input.businessId, input.role);
     return { userId: existing.id, email, created: false as const, password: null };
   }
