@@ -41,14 +41,15 @@ Settings:
   --tolerance P         underpayment tolerance in percent
 
 Environment:
-  BASE_URL      the service (default http://localhost:3000)
-  ADMIN_TOKEN   the admin token (default: adminToken in $DATA_DIR/secrets.json, DATA_DIR=./.data)`;
+  BASE_URL      the service (default http://localhost:$PORT, PORT=3000: the server npm start runs here)
+  ADMIN_TOKEN   the admin token (default: adminToken in $DATA_DIR/secrets.json, DATA_DIR=./.data)
+The server it talks to is printed on stderr.`;
 
 export type ApiRequest = { method: "GET" | "POST" | "PATCH" | "DELETE"; path: string; body?: Record<string, unknown>; table?: "chains" | "rates" };
 
 export class UsageError extends Error {}
 
-/** The environment variables the CLI reads: BASE_URL, ADMIN_TOKEN, DATA_DIR. */
+/** The environment variables the CLI reads: BASE_URL, PORT, ADMIN_TOKEN, DATA_DIR. */
 export type Env = Record<string, string | undefined>;
 
 const SETTINGS = {
@@ -200,6 +201,18 @@ export function adminToken(env: Env): string | undefined {
   }
 }
 
+/**
+ * The server the CLI talks to, and why: BASE_URL, else the server `npm start` runs on this
+ * machine (http://localhost:$PORT, PORT defaulting to 3000 as the server's does). Never
+ * PUBLIC_BASE_URL: that is the customers' address, often a proxy elsewhere, and the admin token
+ * is not sent beyond this machine unless BASE_URL says so.
+ */
+export function serverOf(env: Env): { url: string; from: string } {
+  if (env.BASE_URL) return { url: env.BASE_URL.replace(/\/+$/, ""), from: "from BASE_URL" };
+  if (env.PORT) return { url: `http://localhost:${env.PORT}`, from: "from PORT" };
+  return { url: "http://localhost:3000", from: "the default; set BASE_URL or PORT to change it" };
+}
+
 type Io = { env: Env; out: (s: string) => void; err: (s: string) => void };
 
 /** A ProblemDetails (or any other failed response) as a few readable lines. */
@@ -231,7 +244,9 @@ export async function run(argv: string[], io: Io): Promise<number> {
     io.err("No admin token: set ADMIN_TOKEN, or run from the project directory after the first `npm start` (it stores the token in $DATA_DIR/secrets.json).");
     return 1;
   }
-  const baseUrl = (io.env.BASE_URL || "http://localhost:3000").replace(/\/+$/, "");
+  const server = serverOf(io.env);
+  const baseUrl = server.url;
+  io.err(`Server: ${baseUrl} (${server.from})`);
   let res: Response;
   try {
     res = await fetch(baseUrl + req.path, {
@@ -245,7 +260,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
     });
   } catch (e) {
     const cause = (e as { cause?: { code?: string; message?: string } }).cause;
-    io.err(`Cannot reach the service at ${baseUrl} (${cause?.code ?? cause?.message ?? (e as Error).message}). Is it running? Start it with \`npm start\`, or set BASE_URL.`);
+    io.err(`Cannot reach the service at ${baseUrl} (${cause?.code ?? cause?.message ?? (e as Error).message}). Is it running? Start it with \`npm start\`, or set BASE_URL (or PORT).`);
     return 1;
   }
   const text = await res.text();

@@ -6,7 +6,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ratesReportOf, type RatesReport } from "@/lib/rates/report";
 import type { ExchangeRateRow } from "@/db/schema";
-import { adminToken as cliAdminToken, buildRequest, describeFailure, HELP, run, UsageError, type Env } from "@/scripts/admin-cli";
+import { adminToken as cliAdminToken, buildRequest, describeFailure, HELP, run, serverOf, UsageError, type Env } from "@/scripts/admin-cli";
 import { ratesTable, shortDecimal } from "@/scripts/admin-tables";
 import { adminToken, chainFollowed, request } from "./helpers";
 import type { RatesConfig } from "@/lib/config/rates";
@@ -211,6 +211,9 @@ describe("admin CLI against the admin API over HTTP", () => {
   // A real HTTP server whose requests go to the app's admin route handlers (test/helpers.ts).
   let server: Server;
   let env: Env;
+  let port: number;
+  /** What the CLI says on stderr before it sends a request. */
+  let says: string;
   beforeAll(async () => {
     server = createServer(async (req, res) => {
       const chunks: Buffer[] = [];
@@ -221,14 +224,17 @@ describe("admin CLI against the admin API over HTTP", () => {
       res.writeHead(r.status, Object.fromEntries(r.headers));
       res.end(Buffer.from(await r.arrayBuffer()));
     });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    env = { BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, ADMIN_TOKEN: adminToken() };
+    // Every interface, IPv4 and IPv6: localhost reaches it whichever it resolves to.
+    await new Promise<void>((resolve) => server.listen(0, resolve));
+    port = (server.address() as AddressInfo).port;
+    env = { BASE_URL: `http://127.0.0.1:${port}/`, ADMIN_TOKEN: adminToken() };
+    says = `Server: http://127.0.0.1:${port} (from BASE_URL)`;
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   it("creates a business, updates it, and manages its keys and webhook secret", async () => {
     const created = await cli(["business", "create", "--name", "CLI shop", "--coins", "BITCOIN,ETHEREUM", "--fee", "2"], env);
-    expect(created).toMatchObject({ code: 0, err: "" });
+    expect(created).toMatchObject({ code: 0, err: says });
     const business = JSON.parse(created.out);
     expect(business).toMatchObject({ name: "CLI shop", mode: "test", enabledCoins: ["BITCOIN", "ETHEREUM"], feePercent: 2 });
     expect(business.apiKey).toMatch(/^eyJ/);
@@ -267,7 +273,7 @@ describe("admin CLI against the admin API over HTTP", () => {
 
   it("shows the rates as a table, or as JSON with --json", async () => {
     const table = await cli(["rates"], env);
-    expect(table).toMatchObject({ code: 0, err: "" });
+    expect(table).toMatchObject({ code: 0, err: says });
     // The tests pin the rates (test/setup.ts).
     expect(table.out).toMatch(/^Source: RATES_FILE \S+pinned-rates\.json \(pinned for the tests/);
     expect(table.out).toMatch(/^COIN +USD +PROVIDERS +AGE +USABLE$/m);
@@ -291,7 +297,7 @@ describe("admin CLI against the admin API over HTTP", () => {
 
   it("reports 404 and a wrong admin token", async () => {
     const missing = await cli(["business", "get", "987654321"], env);
-    expect(missing).toMatchObject({ code: 1, err: "Error 404: Not found\n  No business 987654321 exists." });
+    expect(missing).toMatchObject({ code: 1, err: `${says}\nError 404: Not found\n  No business 987654321 exists.` });
     const wrong = await cli(["key", "list", "1"], { ...env, ADMIN_TOKEN: "adm_wrong_token_0123456789" });
     expect(wrong).toMatchObject({ code: 1, err: expect.stringContaining("Error 401: Unauthorized") });
   });
@@ -307,8 +313,21 @@ describe("admin CLI against the admin API over HTTP", () => {
     const down = await cli(["key", "list", "1"], { ...env, BASE_URL: `http://127.0.0.1:${port}` });
     expect(down.code).toBe(1);
     expect(down.err).toBe(
-      `Cannot reach the service at http://127.0.0.1:${port} (ECONNREFUSED). Is it running? Start it with \`npm start\`, or set BASE_URL.`,
+      `Server: http://127.0.0.1:${port} (from BASE_URL)\nCannot reach the service at http://127.0.0.1:${port} (ECONNREFUSED). Is it running? Start it with \`npm start\`, or set BASE_URL (or PORT).`,
     );
+  });
+
+  it("talks to BASE_URL, else the server npm start runs here (localhost:$PORT, PORT 3000 by default), and says which", async () => {
+    expect(serverOf({ BASE_URL: "https://pay.example.com/", PORT: "4000", PUBLIC_BASE_URL: "https://shop.example" })).toEqual({
+      url: "https://pay.example.com",
+      from: "from BASE_URL",
+    });
+    expect(serverOf({ PORT: "4000", PUBLIC_BASE_URL: "https://shop.example" })).toEqual({ url: "http://localhost:4000", from: "from PORT" });
+    expect(serverOf({ BASE_URL: "", PORT: "" })).toEqual({ url: "http://localhost:3000", from: "the default; set BASE_URL or PORT to change it" });
+
+    const byPort = await cli(["rates", "--json"], { PORT: String(port), ADMIN_TOKEN: env.ADMIN_TOKEN });
+    expect(byPort).toMatchObject({ code: 0, err: `Server: http://localhost:${port} (from PORT)` });
+    expect(JSON.parse(byPort.out)).toMatchObject({ source: "rates-file" });
   });
 
   it("prints help without a token or a server, and exits 2 on a usage error", async () => {
