@@ -9,6 +9,9 @@ export default function Home() {
       </p>
       <ul className="mt-8 space-y-2">
         <li>
+          <Link className="text-blue-700 underline" href="/dashboard">Merchant dashboard</Link>
+        </li>
+        <li>
           <Link className="text-blue-700 underline" href="/docs">API reference</Link>
         </li>
         <li>
