@@ -9,9 +9,8 @@ import { defaultEnabledCoins } from "@/domain/watched-chains";
 import { chainsHealth } from "@/lib/chains/health";
 import type { KeyFamily } from "@/lib/wallets/derive";
 import { keyProblem } from "./schemas";
-import { config } from "@/lib/config";
 import { invalidField, notFound } from "@/lib/http/errors";
-import { liveUrlProblem } from "@/lib/http/url-safety";
+import { webhookUrlProblem } from "@/lib/http/url-safety";
 import type { CreateApiKeyInput, CreateBusinessInput, PatchBusinessInput } from "./schemas";
 import { inTransaction } from "@/db/transaction";
 
@@ -39,9 +38,9 @@ export function businessSettings(b: Business) {
 
 /** D7: rules a setting must meet for the business's mode. */
 function checkModeRules(mode: "test" | "live", webhookUrl: string | null | undefined, coins: string[] | undefined) {
-  if (mode !== "live") return;
-  const problem = webhookUrl && !config().webhookPrivateTargets ? liveUrlProblem(webhookUrl) : null;
+  const problem = webhookUrl ? webhookUrlProblem(webhookUrl, mode) : null;
   if (problem) throw invalidField("webhookUrl", problem);
+  if (mode !== "live") return;
   const servable = new Set<string>(defaultEnabledCoins("live"));
   const bad = coins?.filter((c) => !servable.has(c)) ?? [];
   if (bad.length) {
@@ -113,9 +112,11 @@ export async function getBusiness(db: Db, id: number) {
 export async function patchBusiness(db: Db, id: number, patch: PatchBusinessInput) {
   const current = await requireBusiness(db, id);
   const mode = patch.mode ?? current.mode;
+  // A live business's current URL is checked on every change (it may be going live); a test
+  // business's only when it is given, so a stored one refused at delivery does not block the rest.
   checkModeRules(
     mode,
-    patch.webhookUrl !== undefined ? patch.webhookUrl : current.webhookUrl,
+    patch.webhookUrl !== undefined ? patch.webhookUrl : mode === "live" ? current.webhookUrl : null,
     patch.enabledCoins ?? (patch.mode === "live" ? current.enabledCoins : undefined),
   );
   await checkKeysAgainstNodes(db, patch.extendedPublicKeys);

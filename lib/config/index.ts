@@ -53,7 +53,7 @@ const envSchema = z.object({
   // Any EVM JSON-RPC (an own node or a provider); its chain id decides the network.
   ETHEREUM_RPC_URL: rpcUrl("https://eth.example.com/v2/KEY or http://127.0.0.1:8545"),
   ETHEREUM_TOKEN_CONTRACTS: optionalString(z.string()).transform((text, ctx) => tokenContractsOf(text, ctx)),
-  // Live businesses' webhooks may go to private addresses and plain http (a merchant server on the service's own network).
+  // Webhooks of both modes may go to private addresses and plain http (a merchant server on the service's own network).
   WEBHOOK_ALLOW_PRIVATE_TARGETS: optionalString(z.string().trim().refine((v) => devFlag(v) !== undefined, "must be 1, 0, true or false")),
   LATE_PAYMENT_WINDOW: optionalString(z.string().trim().regex(DURATION, "must be a duration such as 7d, 12h, 30m or 3600 (seconds)")).default("7d"),
   ...RATES_ENV,
@@ -148,9 +148,10 @@ export type Config = {
     latePaymentWindowMs: number;
   };
   /**
-   * WEBHOOK_ALLOW_PRIVATE_TARGETS: live businesses' webhook URLs (and their deliveries) may be
-   * http:// and private, loopback or link-local addresses — for a self-hosted service whose
-   * merchant server sits on the same private network. Off by default (D7's SSRF guard).
+   * WEBHOOK_ALLOW_PRIVATE_TARGETS: webhook URLs (and their deliveries) of live businesses, and of
+   * test businesses in production, may be http:// and private, loopback or link-local addresses —
+   * for a self-hosted service whose merchant server sits on the same private network. Off by
+   * default (D7's SSRF guard, lib/http/url-safety.ts).
    */
   webhookPrivateTargets: boolean;
   /** Dashboard sign-in attempts (and second-step codes) allowed per client address per minute. */

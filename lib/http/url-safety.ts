@@ -1,5 +1,6 @@
 import { lookup } from "node:dns/promises";
 import ipaddr from "ipaddr.js";
+import { config, type Config } from "@/lib/config";
 
 const GLOBAL_UNICAST_V6 = ipaddr.IPv6.parseCIDR("2000::/3");
 
@@ -48,6 +49,13 @@ export async function resolvePublic(hostname: string): Promise<{ address: string
   return addresses[0];
 }
 
+/** Why a URL's host is a literal non-public address or `localhost`, or null (host names are judged when connected to). */
+function nonPublicHostProblem(url: URL): string | null {
+  const host = url.hostname.replace(/^\[|\]$/g, "").replace(/\.+$/, "").toLowerCase();
+  const local = host === "localhost" || host.endsWith(".localhost");
+  return local || (ipaddr.isValid(host) && !isPublicAddress(host)) ? "must not point to a loopback, private or link-local address" : null;
+}
+
 /**
  * D7 at input time, for live businesses: why a URL given for a customer redirect or a webhook is
  * not acceptable, or null. Only literal addresses and `localhost` can be judged here; host names
@@ -56,10 +64,36 @@ export async function resolvePublic(hostname: string): Promise<{ address: string
 export function liveUrlProblem(value: string): string | null {
   const url = new URL(value);
   if (url.protocol !== "https:") return "must be an https:// URL for a live business";
-  const host = url.hostname.replace(/^\[|\]$/g, "").replace(/\.+$/, "").toLowerCase();
-  const local = host === "localhost" || host.endsWith(".localhost");
-  if (local || (ipaddr.isValid(host) && !isPublicAddress(host))) {
-    return "must not point to a loopback, private or link-local address for a live business";
-  }
-  return null;
+  const problem = nonPublicHostProblem(url);
+  return problem && `${problem} for a live business`;
+}
+
+/**
+ * How a business's webhooks are guarded (D7). Live businesses send over https to public
+ * addresses only. In production test businesses reach public addresses only too: a test
+ * business is open to anyone with an account, and its delivery log shows each reply, so a
+ * private target would make the service a probe of the operator's network. Outside production
+ * test businesses may use http and any address (a receiver on the developer's machine). The
+ * operator's WEBHOOK_ALLOW_PRIVATE_TARGETS lifts both rules in both modes: its merchants'
+ * servers are on its own network.
+ */
+export function webhookGuard(
+  mode: "test" | "live",
+  c: Pick<Config, "webhookPrivateTargets" | "production"> = config(),
+): { httpsOnly: boolean; publicOnly: boolean } {
+  if (c.webhookPrivateTargets) return { httpsOnly: false, publicOnly: false };
+  return { httpsOnly: mode === "live", publicOnly: mode === "live" || c.production };
+}
+
+/**
+ * The guard at input time for a webhook address (a business's `webhookUrl`, a payment's
+ * `notifyUrl`): why `value` is refused for a business of `mode`, or null. Delivery checks the
+ * resolved address again (`resolvePublic`).
+ */
+export function webhookUrlProblem(value: string, mode: "test" | "live"): string | null {
+  const guard = webhookGuard(mode);
+  if (guard.httpsOnly) return liveUrlProblem(value);
+  if (!guard.publicOnly) return null;
+  const problem = nonPublicHostProblem(new URL(value));
+  return problem && `${problem} in production (the operator's WEBHOOK_ALLOW_PRIVATE_TARGETS allows it)`;
 }

@@ -8,6 +8,7 @@ import { hasAddressSource } from "@/lib/payments/address-source";
 import { config } from "@/lib/config";
 import { ipLocationColumns } from "@/lib/geo/ip-location";
 import { ApiError, invalidField } from "@/lib/http/errors";
+import { webhookUrlProblem } from "@/lib/http/url-safety";
 import { claimIdempotencyKey, findIdempotencyKey } from "@/db/queries/idempotency";
 import { decimalOf } from "@/domain/decimal";
 import { webhookTarget } from "@/lib/payments/outbox";
@@ -46,6 +47,9 @@ export async function createPayment(
   body: CreatePaymentRequest,
   idempotency?: Idempotency,
 ): Promise<CreateResult> {
+  // D7 for a test business in production (a live one's URLs are checked by its schema).
+  const notifyProblem = body.notifyUrl ? webhookUrlProblem(body.notifyUrl, business.mode) : null;
+  if (notifyProblem) throw invalidField("notifyUrl", notifyProblem);
   const coins = offeredCoins(business, body.paymentMethods);
   if (coins.length === 0) {
     throw invalidField(

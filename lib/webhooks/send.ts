@@ -1,8 +1,7 @@
 import http from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
-import { config } from "@/lib/config";
-import { resolvePublic, UnsafeUrlError, checkScheme } from "@/lib/http/url-safety";
+import { resolvePublic, UnsafeUrlError, checkScheme, webhookGuard } from "@/lib/http/url-safety";
 
 export const DELIVERY_TIMEOUT_MS = 15_000;
 const KEEP_BYTES = 2048;
@@ -16,12 +15,15 @@ export type SendResult = {
 };
 
 // Pooled connections: a busy endpoint gets many events, and TLS set-up per event would dominate.
-const agents = {
+// Guarded deliveries have pools of their own: a pool keys sockets by host and port, not by how
+// the address was looked up, so an unguarded socket to a private address is never reused for one.
+const pool = () => ({
   "http:": new http.Agent({ keepAlive: true, maxSockets: 64 }),
   "https:": new https.Agent({ keepAlive: true, maxSockets: 64 }),
-};
+});
+const agents = { guarded: pool(), open: pool() };
 
-/** `lookup` for live deliveries: the address connected to is the address checked (D7). */
+/** `lookup` for guarded deliveries: the address connected to is the address checked (D7). */
 const publicLookup: LookupFunction = (hostname, options, callback) => {
   resolvePublic(hostname).then(
     (a) => {
@@ -46,12 +48,12 @@ export async function postWebhook(
   const started = performance.now();
   const done = (r: Omit<SendResult, "latencyMs">): SendResult => ({ ...r, latencyMs: Math.round(performance.now() - started) });
   let target: URL;
-  // The operator's WEBHOOK_ALLOW_PRIVATE_TARGETS lifts the live rules: its merchants' servers are on its own network.
-  const guarded = mode === "live" && !config().webhookPrivateTargets;
+  const guard = webhookGuard(mode);
   try {
     target = new URL(url);
-    checkScheme(target, guarded ? "live" : "test");
-    if (guarded) await resolvePublic(target.hostname);
+    checkScheme(target, guard.httpsOnly ? "live" : "test");
+    // Refused before any connection: a refused target's reply is never read, so never logged.
+    if (guard.publicOnly) await resolvePublic(target.hostname);
   } catch (e) {
     const error = e instanceof UnsafeUrlError ? `refused: ${e.message}` : `invalid URL: ${(e as Error).message}`;
     return done({ ok: false, statusCode: null, error, responseBody: null });
@@ -62,14 +64,14 @@ export async function postWebhook(
       target,
       {
         method: "POST",
-        agent: agents[target.protocol as "http:" | "https:"],
+        agent: agents[guard.publicOnly ? "guarded" : "open"][target.protocol as "http:" | "https:"],
         headers: {
           ...headers,
           "content-type": "application/json",
           "content-length": Buffer.byteLength(body),
           "user-agent": "cryptopay-webhooks/1.0",
         },
-        ...(guarded ? { lookup: publicLookup } : {}),
+        ...(guard.publicOnly ? { lookup: publicLookup } : {}),
       },
       (res) => {
         const chunks: Buffer[] = [];
