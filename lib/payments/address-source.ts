@@ -3,21 +3,32 @@ import { config } from "@/lib/config";
 import type { LiveCoin } from "@/lib/chains/health";
 import type { CoinName } from "@/domain/coins";
 import { keyFamilyOf, networkOfFamily, validateExtendedPublicKey } from "@/lib/wallets/derive";
-import { watchedChainOf } from "@/domain/watched-chains";
+import { watchedChainOf, type WatchedChain } from "@/domain/watched-chains";
 
 type Source = Pick<Business, "mode" | "extendedPublicKeys">;
 
+const CHAIN_NAMES: Record<WatchedChain, string> = { BITCOIN: "Bitcoin", LITECOIN: "Litecoin", BITCOIN_CASH: "Bitcoin Cash", ETHEREUM: "Ethereum" };
+
 /**
- * Whether a payment may offer the coin (at creation, from configuration alone): test businesses
- * always (the simulated chain); live businesses when the coin's chain has a node configured and
- * the business an extended public key of the coin's family. Whether the chain is healthy now is
- * asked when the customer chooses (canServeNow).
+ * Why a payment may not offer the coin (at creation, from configuration alone), or null when it
+ * may: test businesses always may (the simulated chain); live businesses when the coin's chain
+ * has a node configured and the business an extended public key of the coin's family. Whether
+ * the chain is healthy now is asked when the customer chooses (canServeNow): a node that is down
+ * for a moment does not refuse payments that may well be paid once it is back.
  */
-export function hasAddressSource(business: Source, coin: CoinName): boolean {
-  if (business.mode === "test") return true;
+export function addressSourceProblem(business: Source, coin: CoinName): string | null {
+  if (business.mode === "test") return null;
   const chain = watchedChainOf(coin);
+  if (chain === null) return "this service watches no chain of it";
+  // lib/config names each chain's node variable after the chain.
+  if (config().chains.rpcUrls[chain] === undefined) return `no ${CHAIN_NAMES[chain]} node is configured (${chain}_RPC_URL)`;
   const family = keyFamilyOf(coin);
-  return chain !== null && config().chains.rpcUrls[chain] !== undefined && family !== null && Boolean(business.extendedPublicKeys[family]);
+  if (family === null || !business.extendedPublicKeys[family]) return `no extended public key (extendedPublicKeys.${family ?? chain})`;
+  return null;
+}
+
+export function hasAddressSource(business: Source, coin: CoinName): boolean {
+  return addressSourceProblem(business, coin) === null;
 }
 
 /**

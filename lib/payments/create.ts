@@ -4,7 +4,7 @@ import { insertPaymentWithCustomer } from "@/db/queries/payments-write";
 import { announceEvent } from "./state-machine";
 import type { Business } from "@/db/schema";
 import type { CoinName } from "@/domain/coins";
-import { hasAddressSource } from "@/lib/payments/address-source";
+import { addressSourceProblem, hasAddressSource } from "@/lib/payments/address-source";
 import { config } from "@/lib/config";
 import { ipLocationColumns } from "@/lib/geo/ip-location";
 import { ApiError, invalidField } from "@/lib/http/errors";
@@ -17,6 +17,11 @@ import { inTransaction } from "@/db/transaction";
 
 export type CreateResult = { id: string; url: string };
 
+/** The coins `paymentMethods` names, each once, in its order. */
+function requestedCoins(methods: NonNullable<CreatePaymentRequest["paymentMethods"]>): CoinName[] {
+  return [...new Set([methods.PLATFORM_CRYPTO, methods.CONTRACT_CRYPTO, methods.CONTRACT_TRX].flatMap((l) => l ?? []))] as CoinName[];
+}
+
 /**
  * D8: the business's enabled coins that it has an address source for, narrowed by
  * `paymentMethods` when given.
@@ -24,10 +29,26 @@ export type CreateResult = { id: string; url: string };
 export function offeredCoins(business: Business, methods: CreatePaymentRequest["paymentMethods"]): CoinName[] {
   const enabled = (business.enabledCoins as CoinName[]).filter((c) => hasAddressSource(business, c));
   if (!methods) return enabled;
-  const allowed = new Set<string>(
-    [methods.PLATFORM_CRYPTO, methods.CONTRACT_CRYPTO, methods.CONTRACT_TRX].flatMap((l) => l ?? []),
-  );
+  const allowed = new Set<string>(requestedCoins(methods));
   return enabled.filter((c) => allowed.has(c));
+}
+
+/**
+ * Why no coin is left to offer: each coin considered (the requested ones, else the enabled ones)
+ * with the reason it is not offered, coins with the same reason together, so the merchant sees
+ * what to change ("BITCOIN: no Bitcoin node is configured (BITCOIN_RPC_URL)").
+ */
+function noCoinProblem(business: Business, methods: CreatePaymentRequest["paymentMethods"]): string {
+  const enabled = new Set<string>(business.enabledCoins);
+  const considered = methods ? requestedCoins(methods) : (business.enabledCoins as CoinName[]);
+  if (considered.length === 0) return "names no coin: name at least one coin this business has enabled";
+  const byReason = new Map<string, CoinName[]>();
+  for (const coin of considered) {
+    const why = enabled.has(coin) ? addressSourceProblem(business, coin) : "not enabled for this business (enabledCoins)";
+    if (why) byReason.set(why, [...(byReason.get(why) ?? []), coin]);
+  }
+  const reasons = [...byReason].map(([why, coins]) => `${coins.join(", ")}: ${why}`).join("; ");
+  return `${methods ? "none of the requested coins" : "none of this business's enabled coins"} can be offered: ${reasons}`;
 }
 
 export function checkoutUrl(paymentId: string): string {
@@ -51,14 +72,7 @@ export async function createPayment(
   const notifyProblem = body.notifyUrl ? webhookUrlProblem(body.notifyUrl, business.mode) : null;
   if (notifyProblem) throw invalidField("notifyUrl", notifyProblem);
   const coins = offeredCoins(business, body.paymentMethods);
-  if (coins.length === 0) {
-    throw invalidField(
-      "paymentMethods",
-      body.paymentMethods
-        ? "none of the requested coins is enabled for this business"
-        : "this business has no coin it can be paid in (enable coins; live businesses also need extendedPublicKeys)",
-    );
-  }
+  if (coins.length === 0) throw invalidField("paymentMethods", noCoinProblem(business, body.paymentMethods));
   const id = randomUUID();
   const now = new Date();
   const expiresAt = new Date(now.getTime() + business.paymentLifetimeSeconds * 1000);

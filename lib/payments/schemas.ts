@@ -43,7 +43,7 @@ export const PaymentMethodsSchema = z
   .meta({
     id: "PaymentMethods",
     description:
-      "Charge type → the coins of that charge type to offer. Narrows the business's `enabledCoins`: checkout offers the coins named here that the business has enabled (and, for a `live` business, has a deposit-address source for). When none is left the create is refused with 400 on `paymentMethods`. `NONE` takes no coins.",
+      "Charge type → the coins of that charge type to offer. Narrows the business's `enabledCoins`: checkout offers the coins named here that the business has enabled (and, for a `live` business, has a deposit-address source for). When none is left the create is refused with 400 on `paymentMethods`, naming each coin left out and why (not enabled, no node configured for its chain, no extended public key for its family). `NONE` takes no coins.",
     examples: [{ PLATFORM_CRYPTO: ["BITCOIN", "ETH_TETHER"] }],
   });
 
