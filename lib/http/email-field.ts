@@ -8,7 +8,7 @@ export const EMAIL_MAX_LENGTH = 254;
  * zod's e-mail shape (dot-separated atoms of letters, digits and `_ ' + -` before the `@`, a
  * dotted domain with a top-level label of letters) with RFC 5321's limit on the part before the
  * `@`, as one pattern for the document. The look-ahead says what zod's own checks below enforce
- * with a message each; test/http/email-field.test.ts holds the two equal.
+ * with a message each; test/url-email-fields.test.ts holds the two equal.
  */
 export const EMAIL_PATTERN = `^(?=[^@]{1,${EMAIL_MAX_LOCAL}}@)${z.regexes.email.source.slice(1)}`;
 
