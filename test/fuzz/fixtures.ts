@@ -1,5 +1,5 @@
 import { getDb } from "@/db/client";
-import { listDeliveries } from "@/db/queries/webhooks";
+import { listDeliveries, recordAttempt } from "@/db/queries/webhooks";
 import { createApiKey } from "@/lib/businesses/businesses";
 import { adminToken, createPayment, newBusiness } from "../helpers";
 import type { Operation } from "./openapi";
@@ -34,6 +34,14 @@ export async function createFixtures(): Promise<Fixtures> {
   const { id: sandboxPayment } = await createPayment(sandbox, { currency: "USD", amount: 10, notifyUrl: "http://127.0.0.1:9/fuzz" });
   const db = await getDb();
   const [delivery] = (await listDeliveries(db, sandbox.businessId, { paymentId: sandboxPayment, limit: 1, offset: 0 })).rows;
+  // Given up (a last attempt recorded as failed), so that no other test file's deliverDue on a
+  // shared PostgreSQL claims it and holds its lease while the fuzzer redelivers it (a 409).
+  const now = new Date();
+  await recordAttempt(
+    db,
+    { deliveryId: delivery.id, attemptedAt: now, succeeded: false, statusCode: null, latencyMs: 0, error: "connection refused" },
+    { status: "failed", nextAttemptAt: null, lastAttemptAt: now, lastStatusCode: null },
+  );
   return { merchant, other, sandbox, paymentId, deliveryId: delivery.id, adminToken: adminToken() };
 }
 
