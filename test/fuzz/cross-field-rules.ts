@@ -153,6 +153,24 @@ export const CROSS_FIELD_RULES: CrossFieldRule[] = [
     },
   },
   {
+    operationId: "adminCreateUser",
+    rule: "an existing user keeps their password: a password for an email that has an account is refused (409)",
+    status: 409,
+    satisfy: (d) => {
+      const b = body(d);
+      if (b && "password" in b) b.email = `fuzz-new-${++unique}-${Date.now()}@shop.example`;
+    },
+  },
+  {
+    operationId: "adminSetUserPassword",
+    rule: "email: a dashboard user's (404 otherwise)",
+    status: 404,
+    satisfy: (d, fx) => {
+      const b = body(d);
+      if (b && "email" in b) b.email = fx.userEmail;
+    },
+  },
+  {
     operationId: "adminCreateApiKey",
     rule: "businessIds: this business and/or its sub-businesses",
     fields: /^businessIds(\[\d+\])?$/,

@@ -1,5 +1,6 @@
 import { getDb } from "@/db/client";
 import { listDeliveries, recordAttempt } from "@/db/queries/webhooks";
+import { createUser } from "@/lib/accounts/users";
 import { createApiKey } from "@/lib/businesses/businesses";
 import { adminToken, createPayment, newBusiness } from "../helpers";
 import type { Operation } from "./openapi";
@@ -22,6 +23,8 @@ export type Fixtures = {
   paymentId: string;
   deliveryId: number;
   adminToken: string;
+  /** A dashboard user of the sandbox, whose password the admin API may set. */
+  userEmail: string;
 };
 
 export async function createFixtures(): Promise<Fixtures> {
@@ -42,7 +45,8 @@ export async function createFixtures(): Promise<Fixtures> {
     { deliveryId: delivery.id, attemptedAt: now, succeeded: false, statusCode: null, latencyMs: 0, error: "connection refused" },
     { status: "failed", nextAttemptAt: null, lastAttemptAt: now, lastStatusCode: null },
   );
-  return { merchant, other, sandbox, paymentId, deliveryId: delivery.id, adminToken: adminToken() };
+  const user = await createUser(db, { email: `fuzz-user-${sandbox.businessId}@shop.example`, businessId: sandbox.businessId, role: "viewer" });
+  return { merchant, other, sandbox, paymentId, deliveryId: delivery.id, adminToken: adminToken(), userEmail: user.email };
 }
 
 /** Which credential each of the document's security schemes takes. */
