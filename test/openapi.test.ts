@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import * as openApiRoute from "@/app/v1/openapi.json/route";
 import DocsPage from "@/app/docs/page";
 import { PROBLEM_TYPES } from "@/lib/http/errors";
+import { isJsonMediaType } from "@/lib/http/media";
 import {
   ApiKeyInfoSchema,
   BusinessSchema,
@@ -90,6 +91,17 @@ describe("OpenAPI document", () => {
       expect(envelope.properties.message).toEqual({ type: "null", description: expect.any(String) });
     }
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: "http", scheme: "bearer", bearerFormat: "JWT" });
+  });
+
+  it("lists every request body under concrete media types the server reads, and names the +json family", () => {
+    const bodies = Object.values(doc.paths).flatMap((item: any) => Object.values(item).map((op: any) => op.requestBody).filter(Boolean));
+    expect(bodies.length).toBeGreaterThan(0);
+    for (const body of bodies) {
+      // A range (`application/*+json`) is no Content-Type: a client sending it as listed got a 415.
+      expect(Object.keys(body.content)).toEqual(["application/json", "text/json"]);
+      for (const type of Object.keys(body.content)) expect(isJsonMediaType(type), type).toBe(true);
+      expect(body.description).toContain("`application/<name>+json`");
+    }
   });
 
   it("lists the query parameters of the list endpoint, with repeatable arrays", () => {

@@ -75,8 +75,8 @@ export default async function DocsPage() {
               Base URL: <Code>{base}</Code>. Every merchant endpoint starts with <Code>/v1/</Code>.
             </li>
             <li>
-              Request bodies are JSON (<Code>application/json</Code>, <Code>text/json</Code> or{" "}
-              <Code>application/*+json</Code>); unknown fields are rejected.
+              Request bodies are JSON (<Code>application/json</Code>, <Code>text/json</Code> or another{" "}
+              <Code>application/&lt;name&gt;+json</Code> type); unknown fields are rejected.
             </li>
             <li>
               Success bodies are <Code>application/json</Code> by default, or <Code>text/json</Code> /{" "}

@@ -126,7 +126,7 @@ const unsupportedMediaType = () =>
   new ApiError(
     "unsupported-media-type",
     415,
-    "The request body must be JSON: send Content-Type: application/json (or text/json, application/*+json).",
+    "The request body must be JSON: send Content-Type: application/json (or text/json, or another application/<name>+json type).",
   );
 
 async function readLimited(req: Request): Promise<string> {

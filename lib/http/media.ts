@@ -41,7 +41,7 @@ export function problemType(accept: string | null): string {
   return named(accept) ?? "application/problem+json";
 }
 
-/** D12: request bodies are JSON under application/json, text/json or application/*+json. */
+/** D12: request bodies are JSON under application/json, text/json or any application/<name>+json. */
 export function isJsonMediaType(contentType: string | null): boolean {
   if (!contentType) return false;
   const essence = contentType.split(";")[0].trim().toLowerCase();

@@ -12,8 +12,15 @@ import { PROBLEM_CODES, problemTypeUri } from "./problems";
 export const SUCCESS_MEDIA_TYPES = ["application/json", "text/json", "text/plain"] as const;
 /** D12: errors are application/problem+json unless `Accept` names one of the success types. */
 export const ERROR_MEDIA_TYPES = ["application/problem+json", ...SUCCESS_MEDIA_TYPES] as const;
-/** D12: request bodies are read as JSON under any JSON media type. */
-export const REQUEST_MEDIA_TYPES = ["application/json", "text/json", "application/*+json"] as const;
+/**
+ * D12: the media types a request body is listed under, each one a client may send as it is. The
+ * server also reads any `application/<name>+json` as JSON (lib/http/media.ts), which the body's
+ * description says: a range such as `application/*+json` is no Content-Type a client can send.
+ */
+export const REQUEST_MEDIA_TYPES = ["application/json", "text/json"] as const;
+/** What every request body's description says about the media types it is read under. */
+export const REQUEST_MEDIA_NOTE =
+  "Sent as `application/json` or `text/json`; any other `application/<name>+json` type (`application/merge-patch+json`, `application/vnd.api+json`) is read as JSON too.";
 
 const content = (types: readonly string[], schema: z.ZodType): ZodOpenApiContentObject =>
   Object.fromEntries(types.map((t) => [t, { schema }]));
@@ -28,7 +35,7 @@ export const BODY_RULES =
 type Example = { summary: string; value: unknown };
 
 /**
- * A JSON request body under the three JSON media types of D12, with an example: `example` is
+ * A JSON request body under the JSON media types of D12, with an example: `example` is
  * one value (it must be accepted as is); `examples` names several, each with a summary.
  */
 export function jsonBody(
@@ -37,7 +44,7 @@ export function jsonBody(
 ): ZodOpenApiRequestBodyObject {
   const { description, required = true, ...ex } = opts;
   return {
-    description: `${description} ${BODY_RULES}`,
+    description: `${description} ${REQUEST_MEDIA_NOTE} ${BODY_RULES}`,
     required,
     content: Object.fromEntries(REQUEST_MEDIA_TYPES.map((t) => [t, { schema, ...ex }])),
   };
@@ -133,7 +140,7 @@ const ERROR_RESPONSES = {
   415: problem(
     "UnsupportedMediaType",
     ["unsupported-media-type"],
-    "The request body is not sent as JSON: the `Content-Type` must be `application/json`, `text/json` or another `application/*+json` type.",
+    "The request body is not sent as JSON: the `Content-Type` must be `application/json`, `text/json` or another `application/<name>+json` type.",
   ),
   429: problem(
     "TooManyRequests",

@@ -49,7 +49,7 @@ export const PROBLEM_DOCS: Record<ProblemCode, { status: number; description: st
   },
   "unsupported-media-type": {
     status: 415,
-    description: "The request body is not sent as JSON (`application/json`, `text/json` or another `application/*+json` type).",
+    description: "The request body is not sent as JSON (`application/json`, `text/json` or another `application/<name>+json` type).",
   },
   "rate-limited": {
     status: 429,

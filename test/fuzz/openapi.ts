@@ -20,7 +20,7 @@ export type Parameter = {
 
 export type RequestBodySpec = {
   required: boolean;
-  /** Media types as listed (`application/*+json` included). */
+  /** Media types as listed. */
   mediaTypes: string[];
   schema: Schema;
   examples: unknown[];
