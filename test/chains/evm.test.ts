@@ -49,6 +49,8 @@ describe("EVM JSON-RPC and matching against anvil", () => {
         units: wei,
         blockNumber: Number(receipt.blockNumber),
         blockHash: receipt.blockHash,
+        // What the transaction uses up: its sender's nonce.
+        spends: [`${receipt.from.toLowerCase()}:${(await node.client.getTransaction({ hash })).nonce}`],
       },
     ]);
 
