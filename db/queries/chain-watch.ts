@@ -1,4 +1,4 @@
-import { and, eq, gte, inArray, isNotNull, isNull, notInArray, or, sql } from "drizzle-orm";
+import { and, eq, gt, gte, inArray, isNotNull, isNull, notInArray, or, sql } from "drizzle-orm";
 import { executeRows, type Tx } from "../client";
 import type { CoinName } from "@/domain/coins";
 import { TERMINAL_STATUSES, type PaymentStatus } from "@/domain/statuses";
@@ -37,6 +37,33 @@ export async function watchedCharges(tx: Tx, coins: readonly CoinName[], lateSin
   return chargesWithBusiness(tx, { paymentId: charges.paymentId, address: charges.address, coin, status: payments.status }).where(
     liveCharges(coins, lateSince),
   );
+}
+
+/**
+ * The watched charges (as `watchedCharges`) made or replaced after `since` by the database's
+ * clock (`charges.changed_at`, indexed): what a watcher that keeps its watch set between ticks
+ * reads each tick instead of the whole set.
+ */
+export async function watchedChargesChangedSince(tx: Tx, coins: readonly CoinName[], lateSince: Date, since: Date): Promise<WatchedCharge[]> {
+  const coin = sql<CoinName>`${charges.coin}`;
+  return chargesWithBusiness(tx, { paymentId: charges.paymentId, address: charges.address, coin, status: payments.status }).where(
+    and(gt(charges.changedAt, since), liveCharges(coins, lateSince)),
+  );
+}
+
+/** The watched charge of `paymentId` on `address` as it stands now, or undefined when it is no longer watched there. */
+export async function watchedChargeNow(tx: Tx, paymentId: string, address: string, coins: readonly CoinName[], lateSince: Date): Promise<WatchedCharge | undefined> {
+  const coin = sql<CoinName>`${charges.coin}`;
+  const [row] = await chargesWithBusiness(tx, { paymentId: charges.paymentId, address: charges.address, coin, status: payments.status }).where(
+    and(eq(charges.paymentId, paymentId), eq(charges.address, address), liveCharges(coins, lateSince)),
+  );
+  return row;
+}
+
+/** The database's clock (`now()`): the one clock every instance's `charges.changed_at` is written by. */
+export async function databaseNow(tx: Tx): Promise<Date> {
+  const [row] = await executeRows<{ now: string | Date }>(tx, sql`select now() as now`);
+  return new Date(row.now);
 }
 
 export type ChainTransfer = {

@@ -19,7 +19,8 @@ export async function upsertCharge(tx: Tx, row: typeof charges.$inferInsert): Pr
   const [out] = await tx
     .insert(charges)
     .values(row)
-    .onConflictDoUpdate({ target: charges.paymentId, set: update })
+    // A replaced charge (another coin chosen) is changed again for the chain watchers' watch sets.
+    .onConflictDoUpdate({ target: charges.paymentId, set: { ...update, changedAt: sql`now()` } })
     .returning();
   return out;
 }

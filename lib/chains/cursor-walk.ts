@@ -1,6 +1,6 @@
 import type { Db } from "@/db/client";
 import { advanceChainCursor, claimChainLease } from "@/db/queries/chain-cursors";
-import { recordChainTransfer, refreshConfirmations, unconfirmTransfersAbove, type WatchedCharge } from "@/db/queries/chain-watch";
+import { recordChainTransfer, refreshConfirmations, unconfirmTransfersAbove, watchedChargeNow, type WatchedCharge } from "@/db/queries/chain-watch";
 import type { SeenBlock } from "@/db/schema";
 import { inTransaction } from "@/db/transaction";
 import { isTerminal } from "@/domain/transitions";
@@ -98,7 +98,8 @@ export class CursorWalk {
   /** Dropping the transfers that will not arrive: double-spent, replaced, or vanished. */
   readonly drops: Drops;
 
-  private readonly now: () => Date;
+  /** The walk's clock (FollowerOptions.now). */
+  readonly now: () => Date;
 
   private constructor(
     private readonly db: Db,
@@ -152,9 +153,13 @@ export class CursorWalk {
 
   /**
    * Records a transfer paying `charge` once by its identity, with what its transaction uses up
-   * (`spends`); money after the payment closed is late.
+   * (`spends`); money after the payment closed is late. The charge is read again first: a watch
+   * set kept between ticks (watch-list.ts) may hold one no longer watched, and its payment's
+   * status decides lateness.
    */
-  async record(charge: WatchedCharge, t: { txId: string; units: bigint; block: SeenBlock | null; spends?: string[] }): Promise<void> {
+  async record(cached: WatchedCharge, t: { txId: string; units: bigint; block: SeenBlock | null; spends?: string[] }): Promise<void> {
+    const charge = await watchedChargeNow(this.db, cached.paymentId, cached.address, this.chain.coins, this.lateSince);
+    if (!charge) return;
     const changed = await recordChainTransfer(this.db, {
       paymentId: charge.paymentId,
       txId: t.txId,

@@ -7,7 +7,7 @@ import { findCharge, listTransfers } from "@/db/queries/charges";
 import { payments } from "@/db/schema";
 import { unitsToDecimal } from "@/domain/amounts";
 import { deriveAddressForCoin } from "@/lib/wallets/derive";
-import { followBitcoinChain, type FollowOptions } from "@/lib/chains/bitcoin/follower";
+import { bitcoinWatchList, followBitcoinChain, type FollowOptions } from "@/lib/chains/bitcoin/follower";
 import { selectCoin } from "@/lib/checkout/select";
 import { chainFollowed, createPayment, newBusiness } from "../helpers";
 import { oneChainFileAtATime } from "../serial";
@@ -140,5 +140,33 @@ describe.runIf(run)("Bitcoin-family chain watcher (Litecoin Core, regtest)", () 
     const cursor = (await listChainCursors(db)).find((c) => c.chain === options.cursor)!;
     expect(cursor).toMatchObject({ height: caught.to, network: "regtest", leaseOwner: "instance-a" });
     expect(cursor.blockHash).toBe(await node.rpc.call<string>("getblockhash", [caught.to]));
+  }, 60_000);
+
+  it("keeps its watch set between ticks: read whole once, a payment made after that is seen, and a payment no longer watched records nothing", async () => {
+    const db = await getDb();
+    const watch = bitcoinWatchList("LITECOIN");
+    const o = { ...options, watch, seenInMempool: new Set<string>() };
+    await followBitcoinChain(db, options); // a first tick only sets the cursor at the tip
+    await followBitcoinChain(db, o);
+    await followBitcoinChain(db, o);
+    expect(watch.reads).toEqual({ full: 1, changes: 1 });
+
+    // Made after the set was read (the checkout may run on any instance): the next tick sees it paid.
+    const p = await livePayment();
+    await node.wallet("miner").call("sendtoaddress", [p.address, p.due]);
+    expect(await followBitcoinChain(db, o)).toMatchObject({ transfers: 1 });
+    expect(await status(p.id)).toBe("PENDING");
+    await mine(2);
+    await followBitcoinChain(db, o);
+    expect(await status(p.id)).toBe("COMPLETED");
+
+    // Closed past the late-payment window: still in the kept set until its next full read, but
+    // checked against the database before recording, so money sent now is not recorded.
+    await db.update(payments).set({ updatedAt: new Date(Date.now() - 8 * 86_400_000) }).where(eq(payments.id, p.id));
+    await node.wallet("miner").call("sendtoaddress", [p.address, "0.001"]);
+    await mine(1);
+    expect(await followBitcoinChain(db, o)).toMatchObject({ transfers: 0 });
+    expect(await listTransfers(db, p.id)).toHaveLength(1);
+    expect(watch.reads.full).toBe(1);
   }, 60_000);
 });

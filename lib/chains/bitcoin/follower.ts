@@ -1,10 +1,10 @@
 import type { Db } from "@/db/client";
-import { watchedCharges, type WatchedCharge } from "@/db/queries/chain-watch";
 import type { SeenBlock } from "@/db/schema";
 import { inputsOf, matchOutputs, scriptPubKeyOf, type VerboseTx } from "./scan";
 import type { CoinName } from "@/domain/coins";
 import type { BitcoinRpc } from "./rpc";
 import { CursorWalk, type FollowerOptions, type FollowResult, type Whereabouts } from "../cursor-walk";
+import { WatchList } from "../watch-list";
 
 export { RECENT_BLOCKS, type FollowResult } from "../cursor-walk";
 
@@ -15,19 +15,23 @@ export type FollowOptions = FollowerOptions & {
   rpc: BitcoinRpc;
   /** Mempool transactions already looked at by this instance (kept between ticks by the caller). */
   seenInMempool?: Set<string>;
+  /** The watch set, kept between ticks by the caller (`bitcoinWatchList`); without it, each tick reads it whole. */
+  watch?: WatchList;
 };
 
-/** Every watched charge by the script its address locks to (addresses derive one per charge). */
-async function watchSet(db: Db, chain: BitcoinChain, since: Date) {
-  const byScript = new Map<string, WatchedCharge>();
-  for (const c of await watchedCharges(db, [chain as CoinName], since)) {
+/**
+ * A Bitcoin-family chain's watch set: every watched charge by the script its address locks to
+ * (addresses derive one per charge), kept between ticks by the caller (watch-list.ts).
+ */
+export function bitcoinWatchList(chain: BitcoinChain): WatchList {
+  return new WatchList([chain as CoinName], (c) => {
     try {
-      byScript.set(scriptPubKeyOf(c.address), c);
+      return { part: "script", key: scriptPubKeyOf(c.address) };
     } catch {
       // An address of another network (a charge made before the node was configured) is nobody's here.
+      return null;
     }
-  }
-  return byScript;
+  });
 }
 
 /**
@@ -67,12 +71,13 @@ export async function followBitcoinChain(db: Db, o: FollowOptions): Promise<Foll
     hashAt: (height) => o.rpc.call<string>("getblockhash", [height]),
   });
   if (!(walk instanceof CursorWalk)) return walk;
-  const watched = await watchSet(db, o.chain, walk.lateSince);
-  const scripts = new Set(watched.keys());
+  const watch = o.watch ?? bitcoinWatchList(o.chain);
+  await watch.refresh(db, walk.lateSince, walk.now());
+  const scripts = watch.part("script");
   await walk.drops.watchSpends();
   const record = async (txs: VerboseTx[], block: SeenBlock | null) => {
     for (const m of matchOutputs(txs, scripts, o.chain)) {
-      await walk.record(watched.get(m.scriptPubKey)!, { txId: m.outpoint, units: m.units, block, spends: inputsOf(m.tx) });
+      await walk.record(scripts.get(m.scriptPubKey)!.at(-1)!, { txId: m.outpoint, units: m.units, block, spends: inputsOf(m.tx) });
     }
     if (walk.drops.watchingSpends) for (const tx of txs) await walk.drops.spentBy(tx.txid, inputsOf(tx));
   };

@@ -39,7 +39,7 @@ export function scriptPubKeyOf(address: string): string {
  * the block's size, whatever the number of watched addresses (a Set lookup per output). Every
  * transaction counts, the block's last one included (Litecoin's MWEB peg-outs pay out there).
  */
-export function matchOutputs(txs: readonly VerboseTx[], watched: ReadonlySet<string>, coin: CoinName): OutputMatch[] {
+export function matchOutputs(txs: readonly VerboseTx[], watched: { has(script: string): boolean }, coin: CoinName): OutputMatch[] {
   const matches: OutputMatch[] = [];
   for (const tx of txs) {
     for (const out of tx.vout) {

@@ -2,8 +2,9 @@ import { COINS, type CoinName } from "@/domain/coins";
 import type { Erc20Coin } from "@/domain/token-contracts";
 import { coinsOfChain, tokenContractsOn } from "@/domain/watched-chains";
 import type { ChainNet } from "@/lib/wallets/derive";
-import type { ChainDriver } from "../adapter";
-import { followEvmChain } from "./follower";
+import type { ChainDriver, NodeIdentity } from "../adapter";
+import { evmWatchList, followEvmChain } from "./follower";
+import type { WatchList } from "../watch-list";
 import { evmChainIdOf, evmClient, readErc20Decimals } from "./rpc";
 import { checkOpenEvmAddresses } from "./safety-net";
 
@@ -25,6 +26,8 @@ export function evmDriver(url: string, configured: Partial<Record<Erc20Coin, str
   const client = evmClient(url);
   /** Each accepted token coin's contract, as the node's last identity found them. */
   const contractOf = new Map<CoinName, string>();
+  // The watch set, kept between ticks (lib/chains/watch-list.ts), for the token contracts of the node's last identity.
+  let watch: { tokens: NodeIdentity["tokens"]; list: WatchList } | null = null;
   return {
     async identify() {
       const chainId = await evmChainIdOf(client);
@@ -45,8 +48,10 @@ export function evmDriver(url: string, configured: Partial<Record<Erc20Coin, str
       }
       return { network: evmNetOf(chainId), chainId, coins: coinsOfChain("ETHEREUM", accepted), tokens };
     },
-    tick: (db, id, o) =>
-      followEvmChain(db, { client, net: id.network, owner: o.owner, lateWindowMs: o.lateWindowMs, leaseMs: o.leaseMs, now: o.now, decide: o.decide, tokens: id.tokens }),
+    tick(db, id, o) {
+      if (watch?.tokens !== id.tokens) watch = { tokens: id.tokens, list: evmWatchList(id.tokens) };
+      return followEvmChain(db, { client, net: id.network, owner: o.owner, lateWindowMs: o.lateWindowMs, leaseMs: o.leaseMs, now: o.now, decide: o.decide, tokens: id.tokens, watch: watch.list });
+    },
     checkOpenAddresses: (db, now) => checkOpenEvmAddresses(db, { client, now, contractOf: (coin) => contractOf.get(coin) }),
   };
 }

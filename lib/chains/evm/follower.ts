@@ -1,11 +1,12 @@
 import { TransactionNotFoundError, type Hash } from "viem";
 import type { Db } from "@/db/client";
-import { watchedCharges, type WatchedCharge } from "@/db/queries/chain-watch";
+import type { WatchedCharge } from "@/db/queries/chain-watch";
 import type { SeenBlock } from "@/db/schema";
 import { COIN_NAMES, COINS, type CoinName } from "@/domain/coins";
-import { matchNativeTransfers, matchTokenTransfers, senderNonce, tokenContracts, watchedSet, type EvmMatch } from "./scan";
+import { matchNativeTransfers, matchTokenTransfers, senderNonce, tokenContracts, type EvmMatch } from "./scan";
 import { evmTipOf, minedCount, readEvmBlock, readTransferLogs, senderOf, type EvmClient } from "./rpc";
 import { CursorWalk, type FollowerOptions, type FollowResult, type Whereabouts } from "../cursor-walk";
+import { WatchList } from "../watch-list";
 
 export type EvmFollowOptions = FollowerOptions & {
   client: EvmClient;
@@ -13,6 +14,8 @@ export type EvmFollowOptions = FollowerOptions & {
   tokens: ReadonlyMap<string, readonly CoinName[]>;
   /** The most blocks one eth_getLogs call covers (default 1000): providers refuse wider ranges. */
   logRange?: number;
+  /** The watch set, kept between ticks by the caller (`evmWatchList` of these tokens); without it, each tick reads it whole. */
+  watch?: WatchList;
 };
 
 /** Every coin paid on the Ethereum network: Ether and the ERC-20 tokens. */
@@ -22,25 +25,27 @@ export const EVM_COINS: readonly CoinName[] = COIN_NAMES.filter((c) => COINS[c].
 const NATIVE_COINS: ReadonlySet<CoinName> = new Set(["ETHEREUM", "CONTRACT_ERC20_ETH"]);
 
 /**
- * The watched charges by lower-cased address, split by how they are paid, and for each token
- * coin the coins its contract pays (a match names one of them). Only token coins a configured
- * contract pays are watched for logs: for the others nothing on this chain could pay them.
+ * The Ethereum watch set (watch-list.ts): the watched charges by lower-cased address, in two parts
+ * by how they are paid, "native" (Ether, a transaction's value) and "token" (a Transfer log).
+ * Only token coins a configured contract pays are watched for logs: for the others nothing on
+ * this chain could pay them. Kept between ticks by the caller, for one set of contracts.
  */
-async function watchSet(db: Db, tokens: EvmFollowOptions["tokens"], since: Date) {
-  const sameContract = new Map<CoinName, readonly CoinName[]>();
-  for (const coins of tokens.values()) for (const coin of coins) sameContract.set(coin, coins);
-  const native = new Map<string, WatchedCharge[]>();
-  const token = new Map<string, WatchedCharge[]>();
-  for (const c of await watchedCharges(db, EVM_COINS, since)) {
-    const byAddress = NATIVE_COINS.has(c.coin) ? native : sameContract.has(c.coin) ? token : null;
-    if (!byAddress) continue;
-    const key = c.address.toLowerCase();
-    byAddress.set(key, [...(byAddress.get(key) ?? []), c]);
-  }
-  return { native, token, sameContract, nativeSet: watchedSet(native.keys()), tokenSet: watchedSet(token.keys()) };
+export function evmWatchList(tokens: EvmFollowOptions["tokens"]): WatchList {
+  const paidByContract = new Set([...tokens.values()].flat());
+  return new WatchList(EVM_COINS, (c) => {
+    const part = NATIVE_COINS.has(c.coin) ? "native" : paidByContract.has(c.coin) ? "token" : null;
+    return part && { part, key: c.address.toLowerCase() };
+  });
 }
 
-type WatchSet = Awaited<ReturnType<typeof watchSet>>;
+/** The watch set as a tick matches against it, and for each token coin the coins its contract pays (a match names one of them). */
+function watchSet(watch: WatchList, tokens: EvmFollowOptions["tokens"]) {
+  const sameContract = new Map<CoinName, readonly CoinName[]>();
+  for (const coins of tokens.values()) for (const coin of coins) sameContract.set(coin, coins);
+  return { native: watch.part("native"), token: watch.part("token"), sameContract };
+}
+
+type WatchSet = ReturnType<typeof watchSet>;
 
 /**
  * The charges a match pays. A transfer counts only for a charge of the coin it moves: Ether
@@ -49,7 +54,7 @@ type WatchSet = Awaited<ReturnType<typeof watchSet>>;
  * coin: its base units are not the charge's, so counting them would read, say, a few cents of
  * USDT units as 10^12 times more Ether, or the reverse. It stays on the address for the merchant.
  */
-function chargesPaid(watch: WatchSet, m: EvmMatch): WatchedCharge[] {
+function chargesPaid(watch: WatchSet, m: EvmMatch): readonly WatchedCharge[] {
   if (m.coin === "ETHEREUM") return watch.native.get(m.to) ?? [];
   const coins = watch.sameContract.get(m.coin) ?? [];
   return (watch.token.get(m.to) ?? []).filter((c) => coins.includes(c.coin));
@@ -80,7 +85,7 @@ async function readRange(o: EvmFollowOptions, watch: WatchSet, parent: SeenBlock
   for (let height = from; height <= to; height++) {
     const block = watch.native.size ? await readEvmBlock(o.client, height) : await blockHeader(o.client, height);
     if (block.parentHash !== parentHash) return "moved";
-    const matches = "transactions" in block ? matchNativeTransfers(block, watch.nativeSet) : [];
+    const matches = "transactions" in block ? matchNativeTransfers(block, watch.native) : [];
     blocks.push({ height, hash: block.hash, matches });
     parentHash = block.hash;
   }
@@ -89,7 +94,7 @@ async function readRange(o: EvmFollowOptions, watch: WatchSet, parent: SeenBlock
   if (logs.some((log) => blocks[log.blockNumber - from]?.hash !== log.blockHash)) return "moved";
   if ((await blockHeader(o.client, to)).hash !== blocks[blocks.length - 1].hash) return "moved";
   const tokens = tokenContracts([...o.tokens].flatMap(([contract, coins]) => (coins.length ? [[contract, coins[0]] as const] : [])));
-  for (const m of matchTokenTransfers(logs, watch.tokenSet, tokens)) blocks[m.blockNumber - from].matches.push(m);
+  for (const m of matchTokenTransfers(logs, watch.token, tokens)) blocks[m.blockNumber - from].matches.push(m);
   return blocks;
 }
 
@@ -139,7 +144,9 @@ export async function followEvmChain(db: Db, o: EvmFollowOptions): Promise<Follo
     hashAt: async (height) => (await blockHeader(o.client, height)).hash,
   });
   if (!(walk instanceof CursorWalk)) return walk;
-  const watch = await watchSet(db, o.tokens, walk.lateSince);
+  const kept = o.watch ?? evmWatchList(o.tokens);
+  await kept.refresh(db, walk.lateSince, walk.now());
+  const watch = watchSet(kept, o.tokens);
   const range = o.logRange ?? 1000;
   for (let from = walk.from; from <= walk.tip; from += range) {
     const blocks = await readRange(o, watch, walk.last, from, Math.min(from + range - 1, walk.tip));

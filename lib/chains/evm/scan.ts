@@ -47,7 +47,7 @@ export function tokenContracts(entries: Iterable<readonly [string, CoinName]>): 
  * ETH a contract forwards inside a transaction (an internal transfer) is not seen here.
  * `watched` holds lower-cased addresses (watchedSet).
  */
-export function matchNativeTransfers(block: EvmBlock, watched: ReadonlySet<string>): EvmMatch[] {
+export function matchNativeTransfers(block: EvmBlock, watched: { has(address: string): boolean }): EvmMatch[] {
   const matches: EvmMatch[] = [];
   for (const tx of block.transactions) {
     if (tx.to === null || tx.value <= 0n) continue;
@@ -67,7 +67,7 @@ export function matchNativeTransfers(block: EvmBlock, watched: ReadonlySet<strin
  */
 export function matchTokenTransfers(
   logs: readonly TransferLog[],
-  watched: ReadonlySet<string>,
+  watched: { has(address: string): boolean },
   tokens: ReadonlyMap<string, CoinName>,
 ): EvmMatch[] {
   const matches: EvmMatch[] = [];
