@@ -68,9 +68,18 @@ export function since(before: RpcTimes, after: RpcTimes): RpcTimes {
 }
 export const rpcMs = (t: RpcTimes) => Object.values(t).reduce((s, x) => s + x.ms, 0);
 
+type TickResult = { followed: boolean; from: number | null; to: number | null; transfers: number; reconciled: number };
+
 export type Follower = {
   chain: "LITECOIN" | "ETHEREUM";
-  tick: () => Promise<{ followed: boolean; from: number | null; to: number | null; transfers: number; reconciled: number }>;
+  /** A tick as the service's driver runs it: the watch set kept between ticks (lib/chains/watch-list.ts). */
+  tick: () => Promise<TickResult>;
+  /** A tick that reads the whole watch set, as every tick did before it was kept: the same run's "before". */
+  tickReloading: () => Promise<TickResult>;
+  /** A new kept watch set: its next tick reads it whole (as after a start, or every FULL_READ_EVERY_MS). */
+  resetWatch: () => void;
+  /** How many full and change reads the kept watch set made. */
+  watchReads: () => { full: number; changes: number };
   /** The node's newest block. */
   tip: () => Promise<{ height: number; hash: string }>;
   /** Mines `n` blocks with no transaction of the bench's. */
@@ -88,14 +97,18 @@ export type Follower = {
 };
 
 export async function litecoinFollower(db: Db, ltc: LitecoinBench): Promise<Follower> {
-  const { followBitcoinChain } = await import("@/lib/chains/bitcoin/follower");
+  const { followBitcoinChain, bitcoinWatchList } = await import("@/lib/chains/bitcoin/follower");
   const { watchedCharges } = await import("@/db/queries/chain-watch");
   const { scriptPubKeyOf } = await import("@/lib/chains/bitcoin/scan");
   const { rpc, times } = timedBitcoinRpc(ltc.rpc);
   const options = { chain: "LITECOIN" as const, rpc, net: "regtest" as const, owner: "bench", cursor: `LITECOIN-bench-${randomUUID()}`, lateWindowMs: WEEK, decide: reconcilePayment, seenInMempool: new Set<string>() };
+  let watch = bitcoinWatchList("LITECOIN");
   return {
     chain: "LITECOIN",
-    tick: () => followBitcoinChain(db, options),
+    tick: () => followBitcoinChain(db, { ...options, watch }),
+    tickReloading: () => followBitcoinChain(db, options),
+    resetWatch: () => void (watch = bitcoinWatchList("LITECOIN")),
+    watchReads: () => ({ ...watch.reads }),
     tip: async () => ({ height: await ltc.rpc.call<number>("getblockcount"), hash: await ltc.rpc.call<string>("getbestblockhash") }),
     mineEmpty: (n) => ltc.mine(n),
     required: 2,
@@ -123,15 +136,19 @@ export async function litecoinFollower(db: Db, ltc: LitecoinBench): Promise<Foll
 }
 
 export async function evmFollower(db: Db, evm: EvmBench): Promise<Follower> {
-  const { followEvmChain, EVM_COINS } = await import("@/lib/chains/evm/follower");
+  const { followEvmChain, evmWatchList, EVM_COINS } = await import("@/lib/chains/evm/follower");
   const { watchedCharges } = await import("@/db/queries/chain-watch");
   const { watchedSet } = await import("@/lib/chains/evm/scan");
   const { client, times } = timedEvmClient(evm.client);
   const options = { client, net: "regtest" as const, owner: "bench", cursor: `ETHEREUM-bench-${randomUUID()}`, lateWindowMs: WEEK, decide: reconcilePayment, tokens: new Map() };
   await evm.automine(false);
+  let watch = evmWatchList(options.tokens);
   return {
     chain: "ETHEREUM",
-    tick: () => followEvmChain(db, options),
+    tick: () => followEvmChain(db, { ...options, watch }),
+    tickReloading: () => followEvmChain(db, options),
+    resetWatch: () => void (watch = evmWatchList(options.tokens)),
+    watchReads: () => ({ ...watch.reads }),
     tip: async () => {
       const b = await evm.client.getBlock();
       return { height: Number(b.number), hash: b.hash };

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { RunResult } from "../report";
 import type { LatencyFigures } from "./latency";
-import type { ScanFigures } from "./scan";
+import type { ScanFigures } from "./scan-figures";
 
 export type ChainsResult = {
   /** Free text about the run. */
@@ -21,6 +21,7 @@ const DB_NAME = { pglite: "PGlite (embedded)", postgres: "PostgreSQL" };
 const pad = (s: string | number, n: number) => (String(s).length >= n ? String(s) : " ".repeat(n - String(s).length) + String(s));
 const ms = (v: number) => (!Number.isFinite(v) ? "—" : v < 10 ? v.toFixed(1) : v.toFixed(0));
 const n = (v: number) => v.toLocaleString("en");
+const ratio = (a: number, b: number | undefined) => (b === undefined || !Number.isFinite(a / b) ? "—" : (a / b).toFixed(2));
 
 export function chainsTable(r: ChainsResult): string {
   const out = [`Chain watchers · ${DB_NAME[r.database]} · ${Object.values(r.nodes).join(", ")} · load ${r.load.start.join(" ")} → ${(r.load.end ?? []).join(" ")}`];
@@ -45,11 +46,11 @@ export function chainsTable(r: ChainsResult): string {
       out.push(
         "",
         `${c.chain}: tick cost by watched addresses, ms (blocks of ${c.txsPerBlock} transactions to random addresses; "paid": + ${c.watchedPerBlock} to watched ones, "+ payments" what they add to a 1-block tick)`,
-        `${pad("watched", 8)} │ load: query  Set │ idle tick p50  p99 │ 1-block tick p50  p99 │ 10-block tick │ per block  RPC  read │ paid tick p50  p99 │ + payments`,
+        `${pad("watched", 8)} │ load: query  Set │ idle tick p50  p99 │ 1-block tick p50  p99 │ 10-block tick │ per block  RPC  read │ paid tick p50  p99 │ + payments │ set read whole each tick: idle p50  1-block p50 │ kept ÷ whole: idle 1-block`,
       );
       for (const z of c.sizes) {
         out.push(
-          `${pad(n(z.watched), 8)} │ ${pad(ms(z.loadQueryMs), 11)} ${pad(ms(z.loadBuildMs), 4)} │ ${pad(ms(z.idleTick.p50), 13)} ${pad(ms(z.idleTick.p99), 4)} │ ${pad(ms(z.scanTick.p50), 16)} ${pad(ms(z.scanTick.p99), 4)} │ ${pad(ms(z.tenBlockTickMs), 13)} │ ${pad(ms(z.scanPerBlockMs), 9)} ${pad(ms(z.scanRpcMs), 4)} ${pad(ms(z.blockReadMs), 5)} │ ${pad(ms(z.paidTick.p50), 13)} ${pad(ms(z.paidTick.p99), 4)} │ ${pad(ms(z.paidPerBlockMs), 10)}`,
+          `${pad(n(z.watched), 8)} │ ${pad(ms(z.loadQueryMs), 11)} ${pad(ms(z.loadBuildMs), 4)} │ ${pad(ms(z.idleTick.p50), 13)} ${pad(ms(z.idleTick.p99), 4)} │ ${pad(ms(z.scanTick.p50), 16)} ${pad(ms(z.scanTick.p99), 4)} │ ${pad(ms(z.tenBlockTickMs), 13)} │ ${pad(ms(z.scanPerBlockMs), 9)} ${pad(ms(z.scanRpcMs), 4)} ${pad(ms(z.blockReadMs), 5)} │ ${pad(ms(z.paidTick.p50), 13)} ${pad(ms(z.paidTick.p99), 4)} │ ${pad(ms(z.paidPerBlockMs), 10)} │ ${pad(ms(z.idleTickReloading?.p50 ?? NaN), 31)} ${pad(ms(z.scanTickReloading?.p50 ?? NaN), 12)} │ ${pad(ratio(z.idleTick.p50, z.idleTickReloading?.p50), 17)} ${pad(ratio(z.scanTick.p50, z.scanTickReloading?.p50), 7)}`,
         );
       }
       if (c.blockRead) {
@@ -62,6 +63,10 @@ export function chainsTable(r: ChainsResult): string {
           `  recently closed: a block tick (no watched payment in it) p50 ${ms(k.without.p50)} ms; with ${n(k.paid)} payments closed within the late-payment window ${ms(k.with.p50)} ms` +
             ` (${k.reconciledWith} reconciled per tick): ${k.perPaidPaymentMs} ms per such payment per block`,
         );
+      }
+      if (c.fresh) {
+        const k = c.fresh;
+        out.push(`  charges made in the last minute (read again by every tick): idle tick p50 ${ms(k.without.p50)} ms; with ${n(k.charges)} such ${ms(k.with.p50)} ms`);
       }
       if (c.catchUp) {
         const k = c.catchUp;

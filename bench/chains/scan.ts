@@ -4,16 +4,21 @@ import { query } from "../db";
 import { evmFollower, litecoinFollower, rpcMs, since, snapshot, type Follower, type RpcTimes } from "./followers";
 import type { LitecoinBench } from "./litecoin";
 import type { EvmBench } from "./evm";
-import { median, quantiles, type Quantiles } from "./stats";
+import type { ChainScan, ScanFigures, SizeFigures } from "./scan-figures";
+import { median, quantiles } from "./stats";
 import { seedWatched } from "./watched";
 
 /**
  * What a watcher's tick costs against the number of watched addresses, and how fast it catches
  * up. The followers (followBitcoinChain, followEvmChain) are called directly from this process,
  * under cursors of their own, with the runner stopped; the watched addresses are open payments'
- * charges seeded in the database (watched.ts). At each size:
+ * charges seeded in the database (watched.ts), stamped (`changed_at`) two minutes back, as charges
+ * made over time are: a kept watch set (lib/chains/watch-list.ts) reads again only what changed
+ * in the last minute. At each size:
  * - the watch set's load alone: the one statement (watchedCharges) and the Set built from it;
- * - idle ticks (no new block, empty mempool): the fixed cost of a tick;
+ * - idle ticks (no new block, empty mempool): the fixed cost of a tick, with the watch set kept
+ *   between ticks (as the service runs) and, interleaved with them, read whole on every tick (as
+ *   before it was kept): the change measured in one run;
  * - ticks reading one new block of `txsPerBlock` transactions to random addresses plus
  *   `watchedPerBlock` paying watched charges: the per-block cost is such a tick less an idle one.
  * Between sizes the payments paid are confirmed to the end and then aged past the late-payment
@@ -23,62 +28,10 @@ import { seedWatched } from "./watched";
  * Then, at the largest size:
  * - `recent`: ticks of blocks paying no watched charge, without and then with `recentPaid`
  *   payments closed within the window (marked paid in the database at the tip);
+ * - `fresh`: idle ticks with 1 000 charges made within the last minute, which a kept watch set
+ *   reads again on every tick (its overlap for transactions that commit late);
  * - catch-up: `catchUpBlocks` blocks mined while no tick ran, read by one tick.
  */
-
-export type SizeFigures = {
-  watched: number;
-  /** The addresses the watch set held: the watched ones less those paid at the smaller sizes. */
-  watchSet: number;
-  seedSeconds: number;
-  /** The watch set's statement alone, and the Set built from its rows (ms, median of 5). */
-  loadQueryMs: number;
-  loadBuildMs: number;
-  idleTick: Quantiles;
-  /** Ticks reading one block that pays no watched charge: the scan itself. */
-  scanTick: Quantiles;
-  /** One tick reading ten such blocks. */
-  tenBlockTickMs: number;
-  /** The ten-block tick less the median idle tick, per block. */
-  scanPerBlockMs: number;
-  /** RPC time per block in the ten-block tick, and of it the blocks' reads. */
-  scanRpcMs: number;
-  blockReadMs: number;
-  /**
-   * Ticks reading one block that also pays `watchedPerBlock` watched charges, after which the
-   * watcher changes their statuses, completes earlier ones (Litecoin: the previous block's) and
-   * counts the confirmations of those paid within the window again.
-   */
-  paidTick: Quantiles;
-  /** Median paid tick less median one-block scan tick: the work the block's payments add. */
-  paidPerBlockMs: number;
-  transfersPerPaidBlock: number;
-  reconciledPerPaidBlock: number;
-  rpc: { scan: RpcTimes[]; tenBlocks: RpcTimes; paid: RpcTimes[] };
-};
-
-export type ChainScan = {
-  chain: "LITECOIN" | "ETHEREUM";
-  txsPerBlock: number;
-  watchedPerBlock: number;
-  sizes: SizeFigures[];
-  /** Litecoin: one block's (of txsPerBlock transactions) getblock … 2 split: the node's answer as text, then parsed as the client does (lossless-json) and by JSON.parse. */
-  blockRead?: { bytes: number; fetchMs: number; losslessParseMs: number; jsonParseMs: number };
-  /** Ticks of blocks paying no watched charge, without and with `paid` payments closed within the late-payment window. */
-  recent?: { watched: number; paid: number; without: Quantiles; with: Quantiles; reconciledWith: number; perPaidPaymentMs: number };
-  catchUp?: {
-    blocks: number;
-    txsPerBlock: number;
-    watched: number;
-    seconds: number;
-    blocksPerSecond: number;
-    transfers: number;
-    rpc: RpcTimes;
-    mineSeconds: number;
-  };
-};
-
-export type ScanFigures = { chains: ChainScan[] };
 
 async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
   const t0 = performance.now();
@@ -159,7 +112,7 @@ export async function measureScan(o: {
     await ageClosedPayments(o.db);
   }
 
-  async function blockTicks(f: Follower, blocks: number, watched: () => string[]) {
+  async function blockTicks(f: Follower, blocks: number, watched: () => string[], tick = f.tick) {
     const ticks: number[] = [];
     const rpcs: RpcTimes[] = [];
     let transfers = 0;
@@ -167,7 +120,7 @@ export async function measureScan(o: {
     for (let b = 0; b < blocks; b++) {
       await f.block(o.txsPerBlock, watched());
       const before = snapshot(f.times);
-      const [r, ms] = await timed(f.tick);
+      const [r, ms] = await timed(tick);
       if (r.from !== r.to || !r.followed) throw new Error(`${f.chain}: a block tick read ${r.from}-${r.to}`);
       ticks.push(ms);
       rpcs.push(since(before, f.times));
@@ -186,6 +139,8 @@ export async function measureScan(o: {
       out[i].sizes.push({ watched: size, seedSeconds: Math.round(ms / 100) / 10 } as SizeFigures);
     }
     seeded = size;
+    // Made over time, not in the last minute: a kept watch set reads them at its full read only.
+    await query(o.db, `update charges set changed_at = least(changed_at, now() - interval '2 minutes')`);
     for (const t of ["payments", "charges", "transfers"]) await query(o.db, `vacuum analyze ${t}`);
     o.log(`scan: ${size.toLocaleString("en")} watched addresses per chain seeded (${out.map((c) => `${c.chain} ${c.sizes.at(-1)!.seedSeconds} s`).join(", ")})`);
 
@@ -198,9 +153,24 @@ export async function measureScan(o: {
       fig.watchSet = loads[0].size;
       fig.loadQueryMs = median(loads.map((l) => l.queryMs));
       fig.loadBuildMs = median(loads.map((l) => l.buildMs));
+      // A new kept set, read whole by its first tick (as after a start, or its periodic full read).
+      f.resetWatch();
+      await f.tick();
       const idle: number[] = [];
-      for (let r = 0; r < 5; r++) idle.push((await timed(f.tick))[1]);
-      const scan = await blockTicks(f, 3, () => []);
+      const idleReloading: number[] = [];
+      for (let r = 0; r < 5; r++) {
+        idle.push((await timed(f.tick))[1]);
+        idleReloading.push((await timed(f.tickReloading))[1]);
+      }
+      // One-block ticks, kept and read whole in turn.
+      const scan = { ticks: [] as number[], rpcs: [] as RpcTimes[] };
+      const scanReloading: number[] = [];
+      for (let r = 0; r < 3; r++) {
+        const kept = await blockTicks(f, 1, () => []);
+        scan.ticks.push(...kept.ticks);
+        scan.rpcs.push(...kept.rpcs);
+        scanReloading.push(...(await blockTicks(f, 1, () => [], f.tickReloading)).ticks);
+      }
       // Ten blocks read by one tick: the per-block cost with the tick's fixed part paid once.
       for (let b = 0; b < 10; b++) await f.block(o.txsPerBlock, []);
       const before10 = snapshot(f.times);
@@ -211,7 +181,9 @@ export async function measureScan(o: {
       const r1 = (x: number) => Math.round(x * 10) / 10;
       Object.assign(fig, {
         idleTick: quantiles(idle),
+        idleTickReloading: quantiles(idleReloading),
         scanTick: quantiles(scan.ticks),
+        scanTickReloading: quantiles(scanReloading),
         tenBlockTickMs: r1(ms10),
         scanPerBlockMs: r1((ms10 - median(idle)) / 10),
         scanRpcMs: r1(rpcMs(rpc10) / 10),
@@ -222,8 +194,9 @@ export async function measureScan(o: {
         reconciledPerPaidBlock: paid.reconciled / o.blocksPerSize,
         rpc: { scan: scan.rpcs, tenBlocks: rpc10, paid: paid.rpcs },
       } satisfies Partial<SizeFigures>);
+      if (f.watchReads().full !== 1) throw new Error(`${f.chain}: the kept watch set was read whole ${f.watchReads().full} times`);
       o.log(
-        `scan ${f.chain} ${size.toLocaleString("en")} watched: load ${fig.loadQueryMs.toFixed(1)} + ${fig.loadBuildMs.toFixed(1)} ms, idle tick ${fig.idleTick.p50} ms, ` +
+        `scan ${f.chain} ${size.toLocaleString("en")} watched: load ${fig.loadQueryMs.toFixed(1)} + ${fig.loadBuildMs.toFixed(1)} ms, idle tick ${fig.idleTick.p50} ms (read whole ${fig.idleTickReloading.p50} ms), ` +
           `block tick ${fig.scanTick.p50} ms, 10 blocks ${fig.tenBlockTickMs} ms (per block ${fig.scanPerBlockMs} ms, RPC ${fig.scanRpcMs} ms, block read ${fig.blockReadMs} ms), ` +
           `with ${o.watchedPerBlock} payments ${fig.paidTick.p50} ms`,
       );
@@ -255,6 +228,18 @@ export async function measureScan(o: {
       o.log(`recent ${f.chain}: a block tick ${median(without.ticks).toFixed(0)} ms, with ${picked.length} payments closed within the window ${median(withPaid.ticks).toFixed(0)} ms (${perPaidPaymentMs} ms each)`);
     }
     await ageClosedPayments(o.db);
+  }
+
+  // Charges made within the last minute: a kept watch set reads them again on every tick.
+  for (const [i, f] of followers.entries()) {
+    const without: number[] = [];
+    for (let r = 0; r < 5; r++) without.push((await timed(f.tick))[1]);
+    await seedWatched(o.db, { businessId: o.businessId, coin: f.chain, addresses: Array.from({ length: 1000 }, f.newAddress), units: f.units, rate: f.rate });
+    await f.tick(); // the new charges' first read
+    const withFresh: number[] = [];
+    for (let r = 0; r < 5; r++) withFresh.push((await timed(f.tick))[1]);
+    out[i].fresh = { watched: o.sizes[o.sizes.length - 1], charges: 1000, without: quantiles(without), with: quantiles(withFresh) };
+    o.log(`fresh ${f.chain}: an idle tick ${median(without).toFixed(1)} ms, with 1,000 charges made in the last minute ${median(withFresh).toFixed(1)} ms`);
   }
 
   if (o.catchUpBlocks > 0) {
