@@ -2,7 +2,8 @@
  * How the production server (scripts/server.mjs) stops on SIGINT or SIGTERM, within
  * SHUTDOWN_TIMEOUT_SECONDS (default 10):
  * 1. It stops accepting: the listening socket closes (a new connection is refused), idle
- *    keep-alive connections close, and every response from now on says `Connection: close`.
+ *    keep-alive connections close, and every response not yet begun, the ones under way
+ *    included, says `Connection: close`, so no client sends another request on its connection.
  * 2. The requests under way are answered; their connections then close.
  * 3. Next.js cleans up, then instrumentation's stop runs (lib/background/shutdown.ts, reached
  *    through lib/background/shutdown-hook.mjs): background work ends at a safe point and the
@@ -50,10 +51,18 @@ function after(ms) {
  */
 export function stopOnSignals({ server, app, timeoutMs, exit = (code) => process.exit(code), log = console }) {
   let stopping = false;
+  /** The responses under way; each leaves the set when it closes. */
+  const inFlight = new Set();
   // Before any other listener, so the header is set before Next.js writes the response.
   server.prependListener("request", (_req, res) => {
-    if (stopping) res.setHeader("Connection", "close");
+    if (stopping) return void res.setHeader("Connection", "close");
+    inFlight.add(res);
+    res.on("close", untrack);
   });
+  /** A response's `close` listener (shared, so nothing is allocated per request for it). */
+  function untrack() {
+    inFlight.delete(this);
+  }
 
   async function stop(signal) {
     const started = Date.now();
@@ -66,10 +75,12 @@ export function stopOnSignals({ server, app, timeoutMs, exit = (code) => process
     const softDeadline = started + timeoutMs - Math.min(5_000, timeoutMs / 2);
     log.info(`[server] ${signal}: stopping (new connections refused, requests under way answered, at most ${seconds(timeoutMs)} s)`);
 
+    // The responses under way close their connections too: a keep-alive client would otherwise
+    // send its next request on one just as the server closes it, and see it reset.
+    for (const res of inFlight) if (!res.headersSent) res.setHeader("Connection", "close");
+    // Closes the listening socket and the idle keep-alive connections (Node's server.close).
     const closed = new Promise((resolve) => server.close(() => resolve(true)));
-    // A connection that answered a request begun before the signal stays open for the client's
-    // next request (keep-alive): closed as soon as it is idle, until none is left.
-    server.closeIdleConnections();
+    // A response already streaming when the signal came keeps its connection open: closed once idle.
     const sweep = setInterval(() => server.closeIdleConnections(), 50);
     const drained = await Promise.race([closed, after(softDeadline - Date.now()).then(() => false)]);
     clearInterval(sweep);

@@ -75,6 +75,11 @@ describe("stopping the server", () => {
     const agent = new http.Agent({ keepAlive: true });
     await new Promise((resolve) => http.get({ host: "127.0.0.1", port: server.port, path: "/", agent }, (r) => r.resume().on("end", resolve)));
     const underWay = [call(server.port, "POST", "/businesses?wait=800"), call(server.port, "GET", "/?wait=1200"), call(server.port, "GET", "/?wait=300")];
+    // A keep-alive client's request under way is answered with `Connection: close`, so the
+    // client does not send its next request on a connection about to close.
+    const keptAlive = new Promise<string | undefined>((resolve) =>
+      http.get({ host: "127.0.0.1", port: server.port, path: "/?wait=600", agent }, (r) => r.resume().on("end", () => resolve(r.headers.connection))),
+    );
     await sleep(200);
     const signalled = Date.now();
     server.kill("SIGTERM");
@@ -89,6 +94,7 @@ describe("stopping the server", () => {
       { status: 200, body: "ok" },
       { status: 200, body: "ok" },
     ]);
+    expect(await keptAlive).toBe("close");
     expect(late).toEqual({ error: "ECONNREFUSED" });
     expect(exit, server.log()).toEqual({ code: 0, signal: null });
     expect(took).toBeGreaterThanOrEqual(800); // it waited for the slowest request…
