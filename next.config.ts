@@ -1,4 +1,5 @@
 import type { NextConfig } from "next";
+import { NON_PAGE_CSP, NON_PAGE_SOURCES, STATIC_SECURITY_HEADERS } from "./lib/http/security-headers.mjs";
 
 const nextConfig: NextConfig = {
   poweredByHeader: false,
@@ -7,6 +8,15 @@ const nextConfig: NextConfig = {
   distDir: process.env.NEXT_DIST_DIR || ".next",
   // NEXT_SERVER_MINIFY=0 keeps function names in the server bundle, for readable CPU profiles.
   experimental: { serverMinification: process.env.NEXT_SERVER_MINIFY !== "0" },
+  // Every response's static security headers; pages get their Content-Security-Policy (with a
+  // nonce) from the proxy, the paths it leaves out get one that allows nothing. HSTS depends on
+  // the runtime PUBLIC_BASE_URL, so the production server adds it (scripts/server.mjs).
+  async headers() {
+    return [
+      { source: "/:path*", headers: STATIC_SECURITY_HEADERS.map(([key, value]) => ({ key, value })) },
+      ...NON_PAGE_SOURCES.map((source) => ({ source, headers: [{ key: "Content-Security-Policy", value: NON_PAGE_CSP }] })),
+    ];
+  },
 };
 
 export default nextConfig;

@@ -1,20 +1,20 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { ApiError } from "@/lib/http/errors";
-import { problemResponse } from "@/lib/http/respond";
+import { foreignServerAction, isDecodable, NOT_PAGES, securePage, undecodablePath, unreadableForm } from "@/lib/http/page-guard";
 
 /**
- * The framework answers a path it cannot percent-decode with a bare 500. API clients get a
- * ProblemDetails 400 instead (D11), before routing. Only the API prefixes pass through here.
+ * Runs before routing (lib/http/page-guard.ts): an undecodable path is a 400 wherever it points,
+ * a server action from a foreign origin a 403, a form the framework could not read a 400, and
+ * each page gets its nonce-based Content-Security-Policy.
  */
-export function proxy(req: NextRequest) {
-  try {
-    for (const segment of req.nextUrl.pathname.split("/")) decodeURIComponent(segment);
-    return NextResponse.next();
-  } catch {
-    return problemResponse(req, new ApiError("malformed-request", 400, "The request path is not valid percent-encoded UTF-8."));
-  }
+export async function proxy(req: NextRequest) {
+  if (!isDecodable(req.nextUrl.pathname)) return undecodablePath(req);
+  if (NOT_PAGES.test(req.nextUrl.pathname)) return NextResponse.next();
+  return foreignServerAction(req) ?? (await unreadableForm(req)) ?? securePage(req);
 }
 
-// Only paths with a percent sign can fail to decode: every other API request skips the proxy,
-// which adds ~60% to the server CPU of a cached payment read where it runs.
-export const config = { matcher: ["/v1/(.*%.*)", "/admin/v1/(.*%.*)"] };
+// Pages, and any path with a percent sign (only such a path can fail to decode). The API and the
+// checkout's polling route (NOT_PAGES) skip the proxy otherwise: it adds ~60% to the server CPU of
+// a cached payment read where it runs (docs/performance.md).
+export const config = {
+  matcher: ["/((?!v1(?:/|$)|admin/v1(?:/|$)|api/|_next/|bench/|pay/[^/]+/state$).*)", "/(.*%.*)"],
+};

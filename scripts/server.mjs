@@ -14,6 +14,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { RELAY_SECRET_ENV } from "../lib/http/methods.mjs";
 import { PEER_SECRET_ENV, stampPeer } from "../lib/http/peer.mjs";
+import { hstsHeader } from "../lib/http/security-headers.mjs";
 import { shutdownTimeoutOrExit, stopOnSignals } from "./graceful-stop.mjs";
 import { methodGuard } from "./method-guard.mjs";
 
@@ -36,6 +37,10 @@ process.title = "next-server (scripts/server.mjs)";
 
 const { default: next } = await import("next");
 const server = http.createServer();
+// Over https every response tells browsers to keep to it (HSTS), from the runtime PUBLIC_BASE_URL:
+// next.config.ts's headers are fixed at build time, and the proxy sees only pages.
+const hsts = hstsHeader(process.env.PUBLIC_BASE_URL);
+if (hsts) server.on("request", (_req, res) => res.setHeader("Strict-Transport-Security", hsts));
 const app = next({ dev: false, dir: root, port, httpServer: server });
 await app.prepare();
 const guard = methodGuard(app.getRequestHandler(), secret);

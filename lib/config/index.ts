@@ -5,6 +5,7 @@ import { z } from "zod";
 import { DATABASE_ENV } from "@/db/settings";
 import { TOKEN_CONTRACTS, type Erc20Coin } from "@/domain/token-contracts";
 import type { WatchedChain } from "@/domain/watched-chains";
+import { FRAME_ANCESTORS_ENV } from "./frame-ancestors";
 import { RATES_ENV, ratesConfigOf, type RatesConfig } from "./rates";
 import { TRUSTED_PROXIES_ENV, type TrustedProxy } from "./trusted-proxies";
 
@@ -57,6 +58,7 @@ const envSchema = z.object({
   WEBHOOK_ALLOW_PRIVATE_TARGETS: optionalString(z.string().trim().refine((v) => devFlag(v) !== undefined, "must be 1, 0, true or false")),
   LATE_PAYMENT_WINDOW: optionalString(z.string().trim().regex(DURATION, "must be a duration such as 7d, 12h, 30m or 3600 (seconds)")).default("7d"),
   ...RATES_ENV,
+  ...FRAME_ANCESTORS_ENV,
   // Dashboard sign-in attempts (and second-step codes) per client address per minute.
   SIGN_IN_ATTEMPTS_PER_MINUTE: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(1).max(10_000).default(5)),
   // Wrong passwords for one email address that lock its sign-in, and for how long (per-account lockout).
@@ -154,6 +156,8 @@ export type Config = {
    * default (D7's SSRF guard, lib/http/url-safety.ts).
    */
   webhookPrivateTargets: boolean;
+  /** CHECKOUT_FRAME_ANCESTORS: the origins that may frame the checkout page; empty: none may. */
+  checkoutFrameAncestors: string[];
   /** Dashboard sign-in attempts (and second-step codes) allowed per client address per minute. */
   signInAttemptsPerMinute: number;
   /**
@@ -254,6 +258,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       latePaymentWindowMs: durationMs(e.LATE_PAYMENT_WINDOW),
     },
     webhookPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS !== undefined && devFlag(e.WEBHOOK_ALLOW_PRIVATE_TARGETS) === true,
+    checkoutFrameAncestors: e.CHECKOUT_FRAME_ANCESTORS,
     rates: rates.config,
     signInAttemptsPerMinute: e.SIGN_IN_ATTEMPTS_PER_MINUTE,
     signInLockout: { failures: e.SIGN_IN_LOCKOUT_FAILURES, minutes: e.SIGN_IN_LOCKOUT_MINUTES },
