@@ -88,7 +88,7 @@ describe("security headers", () => {
   });
 
   it("next.config.ts gives the responses that are not pages a policy that allows nothing, and leaves pages to the proxy", async () => {
-    for (const path of NOT_PAGE_PATHS.filter((p) => !p.startsWith("/_next/"))) {
+    for (const path of NOT_PAGE_PATHS) {
       const res = await unstable_getResponseFromNextConfig({ url: `${BASE}${path}`, nextConfig });
       expect(res.headers.get("content-security-policy"), path).toBe(NON_PAGE_CSP);
     }
@@ -139,6 +139,11 @@ describe("a server action from another origin is refused with 403, as the framew
     const res = await action(headers);
     expect(res.status).toBe(403);
     expect(await res.text()).toContain("another site");
+  });
+
+  it.each(["/dashboard/7/settings", "/dashboard/7/developers", "/dashboard/security", "/dashboard/invite/abc", "/"])("on any page: %s", async (path) => {
+    const res = await call(path, { method: "POST", headers: { host: "pay.test", "next-action": "7f00", origin: "https://evil.example" }, body: "[]" });
+    expect(res.status).toBe(403);
   });
 
   it("a multipart form posted without an action id (a form before hydration) too", async () => {

@@ -23,10 +23,11 @@ export const NON_PAGE_CSP = "default-src 'none'; frame-ancestors 'none'";
 
 /**
  * Path patterns (next.config.ts `headers()` syntax) of the responses that are not pages, which the
- * proxy does not see (NOT_PAGES in lib/http/page-guard.ts, less Next.js's own script and style
- * files, where a policy means nothing): they get NON_PAGE_CSP from next.config.ts.
+ * proxy does not see (NOT_PAGES in lib/http/page-guard.ts): they get NON_PAGE_CSP from
+ * next.config.ts. Under /_next that is Next.js's scripts and styles, where a policy means nothing,
+ * and the not-found page for any other path there.
  */
-export const NON_PAGE_SOURCES = Object.freeze(["/v1/:path*", "/admin/v1/:path*", "/api/:path*", "/pay/:paymentId/state", "/bench/:path*"]);
+export const NON_PAGE_SOURCES = Object.freeze(["/v1/:path*", "/admin/v1/:path*", "/api/:path*", "/pay/:paymentId/state", "/bench/:path*", "/_next/:path*"]);
 
 /**
  * A page's Content-Security-Policy. Scripts run only with this response's nonce (Next.js puts it
