@@ -8,52 +8,16 @@
  * dependencies.
  */
 import { spawn } from "node:child_process";
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { constants } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { buildReason } from "./build-freshness.mjs";
 import { SERVER_NODE_FLAGS } from "./server-node-flags.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
 const serverScript = path.join(root, "scripts", "server.mjs");
-const buildId = path.join(root, ".next", "BUILD_ID");
-/** What the build is made of: a change to any of these makes the build stale. */
-const SOURCES = [
-  "app", "lib", "db", "components", "inngest",
-  "proxy.ts", "instrumentation.ts", "next.config.ts", "package-lock.json", "tsconfig.json", "postcss.config.mjs",
-];
-const SKIP_DIRS = new Set(["node_modules", ".next", ".git"]);
-const isTestFile = (name) => /\.(test|spec)\.[cm]?[jt]sx?$/.test(name);
-
-/** The first source file modified after `since` (ms), or undefined. */
-function newerFile(entry, since) {
-  let stat;
-  try {
-    stat = statSync(entry);
-  } catch {
-    return undefined; // listed but absent (e.g. no components/ yet)
-  }
-  if (!stat.isDirectory()) return stat.mtimeMs > since ? entry : undefined;
-  for (const d of readdirSync(entry, { withFileTypes: true })) {
-    if (d.isDirectory() && SKIP_DIRS.has(d.name)) continue;
-    if (d.isFile() && isTestFile(d.name)) continue;
-    const hit = newerFile(path.join(entry, d.name), since);
-    if (hit) return hit;
-  }
-  return undefined;
-}
-
-function buildReason() {
-  if (!existsSync(buildId)) return "no build found in .next";
-  const since = statSync(buildId).mtimeMs;
-  for (const source of SOURCES) {
-    const hit = newerFile(path.join(root, source), since);
-    if (hit) return `${path.relative(root, hit)} changed since the last build`;
-  }
-  return undefined;
-}
-
 /** Runs `node <nodeFlags> <script> <args>` with inherited stdio, forwarding SIGINT/SIGTERM; resolves to an exit code. */
 function runNode(script, args, nodeFlags = []) {
   return new Promise((resolve) => {
@@ -78,7 +42,7 @@ async function main() {
     console.error("Next.js is not installed: run `npm install` first.");
     return 1;
   }
-  const reason = buildReason();
+  const reason = buildReason(root);
   if (reason && process.env.DATABASE_URL) {
     // A deployment builds once (`npm run build`) and starts what it built: a production start
     // never compiles, so every instance serves the same build and starts in seconds.

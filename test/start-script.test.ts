@@ -13,7 +13,7 @@ const dir = mkdtempSync(path.join(tmpdir(), "start-script-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 mkdirSync(path.join(dir, "scripts"));
-for (const f of ["start.mjs", "server-node-flags.mjs"]) copyFileSync(path.resolve("scripts", f), path.join(dir, "scripts", f));
+for (const f of ["start.mjs", "build-freshness.mjs", "server-node-flags.mjs"]) copyFileSync(path.resolve("scripts", f), path.join(dir, "scripts", f));
 mkdirSync(path.join(dir, "node_modules/next/dist/bin"), { recursive: true });
 const calls = path.join(dir, "calls.txt");
 writeFileSync(

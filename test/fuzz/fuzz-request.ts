@@ -127,15 +127,15 @@ function describeError(e: unknown): string {
   return parts.length ? parts.join(" ← caused by ") : String(e);
 }
 
-/** Sends through the real route handlers in-process (test/helpers.ts `request`). */
-export async function send(s: Sent): Promise<Received> {
+/** Sends through the real route handlers in-process (test/helpers.ts `request`), or through `via`. */
+export async function send(s: Sent, via: (s: Sent) => Promise<Response> = dispatch): Promise<Received> {
   const serverLog: string[] = [];
   const original = console.error;
   console.error = (...args: unknown[]) => {
     serverLog.push(args.map(describeError).join(" "));
   };
   try {
-    const res = await dispatch(s);
+    const res = await via(s);
     return { status: res.status, headers: res.headers, text: await res.text(), serverLog };
   } finally {
     console.error = original;
