@@ -57,6 +57,8 @@ export async function handleAuthRequest(auth: Auth, cfg: Pick<Config, "trustedPr
   const { pathname } = new URL(req.url);
   const path = pathname.startsWith(`${AUTH_BASE_PATH}/`) ? pathname.slice(AUTH_BASE_PATH.length) : "";
   if (!EXPOSED_AUTH_PATHS.has(path)) return notFound();
-  const forwarded = new Request(req, { headers: authHeaders(req.headers, cfg), ...(req.body && { duplex: "half" }) });
+  // A new request from the parts: `new Request(req)` refuses the framework's request object, whose class is not this runtime's.
+  const body = req.method === "GET" || req.method === "HEAD" ? undefined : await req.arrayBuffer();
+  const forwarded = new Request(req.url, { method: req.method, headers: authHeaders(req.headers, cfg), body });
   return withRetryAfter(await auth.handler(forwarded));
 }
