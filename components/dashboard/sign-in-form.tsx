@@ -12,9 +12,10 @@ const button = "w-full rounded-lg bg-indigo-700 px-4 py-2.5 font-semibold text-w
 
 /**
  * Email and password, then — for users who enabled it — the 6-digit code of their authenticator
- * app (or a backup code). Every failure reads the same whether or not the email exists.
+ * app (or a backup code). Every failure reads the same whether or not the email exists. Then to
+ * `next`: the dashboard, or the page that sent the user here (an invitation).
  */
-export function SignInForm() {
+export function SignInForm({ next = "/dashboard" }: { next?: string }) {
   const router = useRouter();
   const [step, setStep] = useState<Step>("password");
   const [error, setError] = useState<string | null>(null);
@@ -33,7 +34,7 @@ export function SignInForm() {
     if (error?.code === LOCKED_CODE && error.message) return setError(error.message);
     if (error) return setError(message(error.status, retryAfter, "The email or password is incorrect."));
     if (data && "twoFactorRedirect" in data && data.twoFactorRedirect) return setStep("code");
-    router.push("/dashboard");
+    router.push(next);
     router.refresh();
   }
 
@@ -48,7 +49,7 @@ export function SignInForm() {
       : await authClient.twoFactor.verifyBackupCode({ code }, onError);
     setBusy(false);
     if (error) return setError(message(error.status, retryAfter, "That code is not valid. Check your authenticator app and try again."));
-    router.push("/dashboard");
+    router.push(next);
     router.refresh();
   }
 

@@ -4,7 +4,8 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { authClient } from "@/lib/accounts/client";
 
-export function SignOutButton() {
+/** Signs out, then goes to `then` (the sign-in page by default). */
+export function SignOutButton({ then = "/dashboard/sign-in" }: { then?: string }) {
   const router = useRouter();
   const [busy, setBusy] = useState(false);
   return (
@@ -14,7 +15,7 @@ export function SignOutButton() {
       onClick={async () => {
         setBusy(true);
         await authClient.signOut();
-        router.push("/dashboard/sign-in");
+        router.push(then);
         router.refresh();
       }}
       className="rounded-md px-2 py-1 text-sm font-medium text-slate-700 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-700"

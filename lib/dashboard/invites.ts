@@ -2,22 +2,27 @@ import { createHash, randomBytes } from "node:crypto";
 import { z } from "zod";
 import type { Db } from "@/db/client";
 import { claimInvite, deleteOpenInvite, findInviteByHash, insertInvite, releaseInvite } from "@/db/queries/member-invites";
-import { findUserByEmail, membershipOf } from "@/db/queries/members";
+import { addMember, findUserByEmail, membershipOf } from "@/db/queries/members";
+import { inTransaction } from "@/db/transaction";
 import { authorize } from "@/lib/accounts/authorize";
 import { createUser } from "@/lib/accounts/users";
-import { CreateUserSchema } from "@/lib/accounts/schemas";
+import { CreateUserSchema, UserNameSchema } from "@/lib/accounts/schemas";
 import { config } from "@/lib/config";
 import { emailField } from "@/lib/http/email-field";
-import { conflict, invalidField, notFound } from "@/lib/http/errors";
+import { ApiError, conflict, invalidField, notFound } from "@/lib/http/errors";
 import { parseWith } from "@/lib/http/parse";
 import { RoleSchema } from "./members";
 
 /*
  * Owners invite further users without an e-mail server: the owner gets a link to pass on, shown
  * once. The link carries 256 random bits; only their SHA-256 is stored, so the table cannot be
- * turned back into working links. A link works once, for INVITE_DAYS. Whoever opens it sets a
- * name and password for the invited address (or, when that address already has an account, just
- * accepts: the membership goes to the existing account, whose password stays).
+ * turned back into working links. A link works once, for INVITE_DAYS.
+ *
+ * The link alone does not accept: the owner who made it holds it too. Only the invited person
+ * does, either signed in as the invited address (the membership goes to that account, whose
+ * password stays) or by making the account for it (a name and password; only while no account
+ * has the address). The invitation page shows the same to everyone who opens it, so it does not
+ * tell whether the address has an account.
  */
 
 export const INVITE_DAYS = 7;
@@ -77,7 +82,7 @@ async function openInvite(db: Db, token: unknown, now: Date): Promise<OpenInvite
   return found;
 }
 
-/** What the invitation page shows, or null when the link does not work (any reason). */
+/** What the invitation page shows, or null when the link does not work (any reason). Nothing in it depends on whether the address has an account. */
 export async function invitationFor(db: Db, token: unknown, now = new Date()) {
   const found = await openInvite(db, token, now);
   if (!found) return null;
@@ -88,13 +93,12 @@ export async function invitationFor(db: Db, token: unknown, now = new Date()) {
     email: invite.email,
     role: invite.role,
     expiresAt: invite.expiresAt.toISOString(),
-    hasAccount: Boolean(await findUserByEmail(db, invite.email)),
   };
 }
 
 export const AcceptInviteSchema = z
   .strictObject({
-    name: z.string().trim().min(1, "enter your name").max(200, "must be at most 200 characters"),
+    name: UserNameSchema,
     password: CreateUserSchema.shape.password.unwrap(),
     confirmPassword: z.string(),
   })
@@ -102,31 +106,46 @@ export const AcceptInviteSchema = z
 
 const INVALID = "This invitation link does not work: it has been used or withdrawn, or it has expired. Ask the business's owner for a new one.";
 
+type Viewer = { id: string; email: string } | null;
+
 /**
- * Accepts an invitation. A new address needs a name and password (AcceptInviteSchema); an
- * address with an account needs neither and keeps its password. The invitation is claimed
- * (a conditional UPDATE) before the account is made, so a link opened twice makes one account;
- * if making the account fails, the claim is released and the link works again.
+ * Accepts an invitation for the signed-in user, who must be the invited address: the membership
+ * goes to their account with the invited role (a member already keeps the role they have). The
+ * claim and the membership are one transaction, so a link accepted twice at once counts once.
  */
-export async function acceptInvite(db: Db, token: unknown, input: unknown, now = new Date()) {
+export async function joinInvite(db: Db, token: unknown, viewer: Viewer, now = new Date()) {
   const found = await openInvite(db, token, now);
   if (!found) throw notFound(INVALID);
   const { invite } = found;
-  const existing = await findUserByEmail(db, invite.email);
-  const details = existing ? null : parseWith(AcceptInviteSchema, input);
-  const claimed = await claimInvite(db, invite.tokenHash, now);
-  if (!claimed) throw conflict(INVALID);
+  if (!viewer) throw new ApiError("unauthorized", 401, `Sign in as ${invite.email} to accept this invitation.`);
+  if (viewer.email.toLowerCase() !== invite.email) {
+    throw new ApiError("forbidden", 403, `This invitation is for ${invite.email}, and you are signed in as ${viewer.email}. Sign out, then sign in as ${invite.email} to accept it.`);
+  }
+  await inTransaction(db, async (tx) => {
+    if (!(await claimInvite(tx, invite.tokenHash, now))) throw conflict(INVALID);
+    if (!(await membershipOf(tx, viewer.id, invite.businessId))) await addMember(tx, viewer.id, invite.businessId, invite.role);
+  });
+  return { email: invite.email, created: false, businessId: invite.businessId };
+}
+
+/**
+ * Accepts an invitation by making the invited address's account (AcceptInviteSchema: a name and a
+ * password). An address that has an account already is refused: its owner signs in and accepts,
+ * so the link never adds an existing account to a business on its own. The invitation is claimed
+ * (a conditional UPDATE) before the account is made, so a link opened twice makes one account; if
+ * making the account fails, the claim is released and the link works again.
+ */
+export async function acceptInviteWithNewAccount(db: Db, token: unknown, input: unknown, now = new Date()) {
+  const found = await openInvite(db, token, now);
+  if (!found) throw notFound(INVALID);
+  const { invite } = found;
+  const details = parseWith(AcceptInviteSchema, input);
+  if (await findUserByEmail(db, invite.email)) {
+    throw conflict(`No account was made: ${invite.email} has one already. Sign in as ${invite.email}, then open this link again to accept the invitation.`);
+  }
+  if (!(await claimInvite(db, invite.tokenHash, now))) throw conflict(INVALID);
   try {
-    if (existing && (await membershipOf(db, existing.id, invite.businessId))) {
-      // Already a member (added since the invitation): keep the role they have.
-      return { email: invite.email, created: false, businessId: invite.businessId };
-    }
-    const made = await createUser(db, {
-      email: invite.email,
-      businessId: invite.businessId,
-      role: invite.role,
-      ...(details && { name: details.name, password: details.password }),
-    });
+    const made = await createUser(db, { email: invite.email, businessId: invite.businessId, role: invite.role, name: details.name, password: details.password });
     return { email: made.email, created: made.created, businessId: invite.businessId };
   } catch (e) {
     await releaseInvite(db, invite.id);

@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { membershipOf } from "@/db/queries/members";
+import { addMember, membershipOf } from "@/db/queries/members";
 import { memberInvites } from "@/db/schema/accounts";
-import { acceptInvite, createInvite, invitationFor, INVITE_DAYS, revokeInvite } from "@/lib/dashboard/invites";
+import { acceptInviteWithNewAccount as acceptInvite, createInvite, invitationFor, INVITE_DAYS, joinInvite, revokeInvite } from "@/lib/dashboard/invites";
 import { changeMemberRole, membersOverview, removeMember } from "@/lib/dashboard/members";
 import { rejects, signIn, team, unique, userOf } from "./support";
 
@@ -94,9 +94,10 @@ describe("dashboard members: invitations", () => {
     expect(listed.invites.map((i) => i.inviteId)).toContain(made.inviteId);
     expect(JSON.stringify(listed)).not.toContain(token);
 
-    expect(await invitationFor(t.db, token)).toMatchObject({ email: email.toLowerCase(), role: "developer", hasAccount: false, businessMode: "test" });
+    expect(await invitationFor(t.db, token)).toMatchObject({ email: email.toLowerCase(), role: "developer", businessMode: "test" });
     await rejects(acceptInvite(t.db, token, { name: "Dev", password: "short", confirmPassword: "short" }), 400, ["password"]);
     await rejects(acceptInvite(t.db, token, { name: "", password: PASSWORD, confirmPassword: PASSWORD }), 400, ["name"]);
+    await rejects(acceptInvite(t.db, token, { name: "Dev\u0000", password: PASSWORD, confirmPassword: PASSWORD }), 400, ["name"]);
     await rejects(acceptInvite(t.db, token, { name: "Dev", password: PASSWORD, confirmPassword: "something else" }), 400, ["confirmPassword"]);
     // Failed attempts do not use the link up.
     expect(await acceptInvite(t.db, token, { name: "Dev", password: PASSWORD, confirmPassword: PASSWORD })).toMatchObject({ email: email.toLowerCase(), created: true });
@@ -135,6 +136,7 @@ describe("dashboard members: invitations", () => {
     for (const token of ["", "short", "x".repeat(43), "../../../etc/passwd", 42]) {
       expect(await invitationFor(t.db, token)).toBeNull();
       await rejects(acceptInvite(t.db, token, {}), 404);
+      await rejects(joinInvite(t.db, token, { id: t.owner, email: "owner@shop.example" }), 404);
     }
   });
 
@@ -147,15 +149,51 @@ describe("dashboard members: invitations", () => {
     expect(await membershipOf(t.db, t.viewer, t.a.businessId)).toBe("viewer");
   });
 
-  it("an existing user accepting gets the membership and keeps their password", async () => {
+  it("only the invited person accepts: the link alone never adds an existing account, and the page reads alike", async () => {
     const userId = await userOf(t.b.businessId, "viewer", PASSWORD);
     const { members } = await membersOverview(t.db, t.ownerOfB, t.b.businessId);
     const existing = members.find((m) => m.userId === userId)!.email;
     const made = await createInvite(t.db, t.owner, t.a.businessId, { email: existing, role: "developer" });
-    expect(await invitationFor(t.db, tokenOf(made.url))).toMatchObject({ hasAccount: true });
-    expect(await acceptInvite(t.db, tokenOf(made.url), {})).toMatchObject({ created: false });
+    const token = tokenOf(made.url);
+    const fresh = await createInvite(t.db, t.owner, t.a.businessId, { email: unique("fresh"), role: "developer" });
+
+    // What the page is given is the same for an address with an account and one without.
+    const shown = await invitationFor(t.db, token);
+    const shownFresh = await invitationFor(t.db, tokenOf(fresh.url));
+    expect(Object.keys(shown!).sort()).toEqual(Object.keys(shownFresh!).sort());
+    expect({ ...shown, email: "x", expiresAt: "x" }).toEqual({ ...shownFresh, email: "x", expiresAt: "x" });
+
+    // The inviting owner holds the link: without a session, as themself, or by making the account, nothing is accepted.
+    await rejects(joinInvite(t.db, token, null), 401);
+    const asOwner = await rejects(joinInvite(t.db, token, { id: t.owner, email: (await membersOverview(t.db, t.owner, t.a.businessId)).members.find((m) => m.isYou)!.email }), 403);
+    expect(asOwner.detail).toContain(`This invitation is for ${existing}`);
+    const created = await rejects(acceptInvite(t.db, token, { name: "Mallory", password: "owner chose this", confirmPassword: "owner chose this" }), 409);
+    expect(created.detail).toBe(`No account was made: ${existing} has one already. Sign in as ${existing}, then open this link again to accept the invitation.`);
+    expect(await membershipOf(t.db, userId, t.a.businessId)).toBeUndefined();
+    expect(await signIn(existing, "owner chose this")).toBe(401);
+    expect(await invitationFor(t.db, token)).not.toBeNull(); // refused attempts do not use the link up
+
+    // Signed in as the invited address, it is accepted: the membership, and the password stays.
+    expect(await joinInvite(t.db, token, { id: userId, email: existing.toUpperCase() })).toMatchObject({ created: false });
     expect(await membershipOf(t.db, userId, t.a.businessId)).toBe("developer");
     expect(await membershipOf(t.db, userId, t.b.businessId)).toBe("viewer");
     expect(await signIn(existing, PASSWORD)).toBe(200);
+    expect(await invitationFor(t.db, token)).toBeNull();
+    await rejects(joinInvite(t.db, token, { id: userId, email: existing }), 404);
+  });
+
+  it("a member added since the invitation keeps their role, and a link accepted twice at once counts once", async () => {
+    const userId = await userOf(t.b.businessId, "viewer");
+    const email = (await membersOverview(t.db, t.ownerOfB, t.b.businessId)).members.find((m) => m.userId === userId)!.email;
+    const made = await createInvite(t.db, t.owner, t.a.businessId, { email, role: "owner" });
+    await addMember(t.db, userId, t.a.businessId, "viewer"); // the operator, meanwhile
+    expect(await joinInvite(t.db, tokenOf(made.url), { id: userId, email })).toMatchObject({ created: false });
+    expect(await membershipOf(t.db, userId, t.a.businessId)).toBe("viewer");
+
+    const developerEmail = (await membersOverview(t.db, t.owner, t.a.businessId)).members.find((m) => m.userId === t.developer)!.email;
+    const twice = await createInvite(t.db, t.ownerOfB, t.b.businessId, { email: developerEmail, role: "developer" });
+    const outcomes = await Promise.allSettled([0, 1].map(() => joinInvite(t.db, tokenOf(twice.url), { id: t.developer, email: developerEmail })));
+    expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(1);
+    expect(await membershipOf(t.db, t.developer, t.b.businessId)).toBe("developer");
   });
 });

@@ -1,17 +1,23 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { AcceptInviteForm } from "@/components/dashboard/members/accept-invite-form";
+import { AcceptInvite } from "@/components/dashboard/members/accept-invite-form";
 import { ModeBadge } from "@/components/dashboard/mode-badge";
 import { getDb } from "@/db/client";
+import { currentUser } from "@/lib/accounts/session";
 import { invitationFor } from "@/lib/dashboard/invites";
-import { acceptInviteAction } from "./actions";
+import { createAccountFromInviteAction, joinInviteAction } from "./actions";
 
 // The token is in the URL: no Referer carries it anywhere, and no search engine keeps the page.
 export const metadata: Metadata = { title: "Invitation · Merchant dashboard", referrer: "no-referrer", robots: { index: false, follow: false } };
 
-/** An invitation link: set a name and password (or, with an account already, accept), then sign in. */
+/**
+ * An invitation link: the invited person signs in as the invited address and accepts, or makes
+ * that address's account. What it shows depends on the invitation and on who is signed in here,
+ * never on whether the invited address has an account.
+ */
 export default async function InvitePage({ params }: { params: Promise<{ token: string }> }) {
   const { token } = await params;
+  const viewer = await currentUser();
   const invite = await invitationFor(await getDb(), token);
   return (
     <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center px-4 py-12">
@@ -19,9 +25,9 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
         <>
           <h1 className="mb-2 text-2xl font-semibold text-slate-900">Join {invite.businessName}</h1>
           <p className="mb-6 flex flex-wrap items-center gap-2 text-slate-700">
-            As {invite.role}, signing in as <strong className="break-all">{invite.email}</strong> <ModeBadge mode={invite.businessMode} />
+            An invitation for <strong className="break-all">{invite.email}</strong>, as {invite.role} <ModeBadge mode={invite.businessMode} />
           </p>
-          <AcceptInviteForm token={token} email={invite.email} hasAccount={invite.hasAccount} accept={acceptInviteAction} />
+          <AcceptInvite token={token} email={invite.email} viewerEmail={viewer?.email ?? null} join={joinInviteAction} create={createAccountFromInviteAction} />
         </>
       ) : (
         <>
