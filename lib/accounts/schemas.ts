@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { emailField } from "@/lib/http/email-field";
 
 /**
  * A person's name as the dashboard shows it (the Members list, the header): trimmed, 1 to 200
@@ -15,7 +16,7 @@ export const UserNameSchema = z
 /** POST /admin/v1/users: a dashboard user of a business (the first one, or any the operator adds). */
 export const CreateUserSchema = z
   .strictObject({
-    email: z.email("must be an email address such as owner@shop.example").max(254),
+    email: emailField,
     name: UserNameSchema.optional(),
     // Characters are counted as code points, as the document's minLength/maxLength are (an emoji is one).
     password: z
@@ -38,5 +39,5 @@ export const UserFieldsSchema = z.object({ name: UserNameSchema, email: CreateUs
 
 /** POST /admin/v1/users/unlock: lifts the sign-in lockout of an email address. */
 export const UnlockSignInSchema = z
-  .strictObject({ email: z.email("must be an email address such as owner@shop.example").max(254) })
+  .strictObject({ email: emailField })
   .meta({ id: "UnlockSignIn", description: "The email address whose dashboard sign-in is to be unlocked." });
