@@ -55,7 +55,7 @@ test("every kind of page runs under its Content-Security-Policy without a violat
   // Signing in takes the form's script; the payments page draws its chart in the browser.
   await signIn(page, owner);
   await expect(page).toHaveURL(new RegExp(`/dashboard/${b.businessId}/payments$`));
-  await expect(page.locator(".recharts-surface")).toBeVisible();
+  await expect(page.locator(".recharts-wrapper > svg.recharts-surface")).toBeVisible();
   const base = `/dashboard/${b.businessId}`;
   for (const path of [`${base}/payments`, `${base}/payments/${payment.id}`, `${base}/developers`, `${base}/members`, `${base}/settings`, "/dashboard/security"]) {
     expectPageHeaders(await page.goto(path), path);

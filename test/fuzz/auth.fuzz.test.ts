@@ -137,7 +137,9 @@ describe("/api/auth", () => {
         const body = JSON.stringify({ email: a, password: b, code: a });
         const sent: Sent = { method: "POST", pathAndQuery: `/api/auth${path}`, headers: { origin: config().publicBaseUrl, cookie, "content-type": "application/json", ...fromPeer(newIp()) }, body, vars };
         const received = await send(sent, dispatch);
-        recordFinding(log, { operation: "auth", category: "fields", what: `POST ${path}`, received, problems: serverError(received), curl: curlCommand(sent, vars) });
+        const problems = serverError(received);
+        if (received.status < 400) problems.push({ code: `expected a 4xx, got ${received.status}`, detail: received.text.slice(0, 200) });
+        recordFinding(log, { operation: "auth", category: "fields", what: `POST ${path}`, received, problems, curl: curlCommand(sent, vars) });
       }),
       { seed: SEED + 1, numRuns: RUNS },
     );
