@@ -1,9 +1,10 @@
 /**
  * How the production server (scripts/server.mjs) stops on SIGINT or SIGTERM, within
  * SHUTDOWN_TIMEOUT_SECONDS (default 10):
- * 1. It stops accepting: the listening socket closes (a new connection is refused), idle
- *    keep-alive connections close, and every response not yet begun, the ones under way
- *    included, says `Connection: close`, so no client sends another request on its connection.
+ * 1. It stops accepting: the listening socket closes (a new connection is refused), and every
+ *    response not yet begun, the ones under way included, says `Connection: close`, so no client
+ *    sends another request on its connection; a keep-alive connection still idle half a second
+ *    later is closed.
  * 2. The requests under way are answered; their connections then close.
  * 3. Next.js cleans up, then instrumentation's stop runs (lib/background/shutdown.ts, reached
  *    through lib/background/shutdown-hook.mjs): background work ends at a safe point and the
@@ -15,9 +16,12 @@
  * bound the process exits 1 whatever is left. Repeated signals (a terminal's Ctrl-C reaches both
  * `npm start` and the server) do not hurry it.
  */
+import net from "node:net";
 import { runShutdown } from "../lib/background/shutdown-hook.mjs";
 
 export const DEFAULT_SHUTDOWN_TIMEOUT_SECONDS = 10;
+/** How long a keep-alive connection idle when the stop begins is left for its client's next request. */
+const IDLE_GRACE_MS = 500;
 
 /** SHUTDOWN_TIMEOUT_SECONDS in milliseconds; throws a readable error for a value that is not a positive number of seconds. */
 export function shutdownTimeoutMs(env) {
@@ -78,11 +82,20 @@ export function stopOnSignals({ server, app, timeoutMs, exit = (code) => process
     // The responses under way close their connections too: a keep-alive client would otherwise
     // send its next request on one just as the server closes it, and see it reset.
     for (const res of inFlight) if (!res.headersSent) res.setHeader("Connection", "close");
-    // Closes the listening socket and the idle keep-alive connections (Node's server.close).
-    const closed = new Promise((resolve) => server.close(() => resolve(true)));
-    // A response already streaming when the signal came keeps its connection open: closed once idle.
-    const sweep = setInterval(() => server.closeIdleConnections(), 50);
+    // Stops listening and keeps the connections, as net.Server's close does. http.Server's own
+    // close would also close the idle keep-alive connections at once, and a client that had just
+    // had its answer would send its next request on one as it closes and see it reset: under load
+    // that was a few requests per stop. A busy client sends within moments instead, and is answered
+    // with `Connection: close`; what is still idle after IDLE_GRACE_MS (or a response that was
+    // already streaming, once it ends) is closed then.
+    const closed = new Promise((resolve) => net.Server.prototype.close.call(server, () => resolve(true)));
+    let sweep;
+    const grace = setTimeout(() => {
+      server.closeIdleConnections();
+      sweep = setInterval(() => server.closeIdleConnections(), 50);
+    }, Math.min(IDLE_GRACE_MS, Math.max(0, softDeadline - Date.now())));
     const drained = await Promise.race([closed, after(softDeadline - Date.now()).then(() => false)]);
+    clearTimeout(grace);
     clearInterval(sweep);
     if (!drained) {
       log.error("[server] requests still under way at the deadline: their connections are cut");
