@@ -11,7 +11,9 @@ export const UserNameSchema = z
   .trim()
   .min(1, "must not be empty")
   .max(200, "must be at most 200 characters")
-  .refine((v) => !/[\p{Cc}\u202A-\u202E\u2066-\u2069]/u.test(v), "must not contain control characters");
+  .refine((v) => !/[\p{Cc}\u202A-\u202E\u2066-\u2069]/u.test(v), "must not contain control characters")
+  // The same rule for the document's readers (and the fuzzer): Cc is U+0000-001F and U+007F-009F.
+  .meta({ pattern: "^[^\\u0000-\\u001F\\u007F-\\u009F\\u202A-\\u202E\\u2066-\\u2069]*$" });
 
 /** POST /admin/v1/users: a dashboard user of a business (the first one, or any the operator adds). */
 export const CreateUserSchema = z
