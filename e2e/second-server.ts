@@ -80,11 +80,12 @@ export type SecondServer = Awaited<ReturnType<typeof startSecondServer>>;
 
 /**
  * `node scripts/server.mjs` on the build the e2e webServer made, on a free port, with a fresh
- * embedded database in a temporary DATA_DIR and `env` on top. Resolves once it answers.
+ * embedded database in a temporary DATA_DIR (or `opts.dataDir`, kept: a restart finds its data)
+ * and `env` on top. Resolves once it answers.
  */
-export async function startSecondServer(env: Record<string, string>) {
-  const port = await freePort();
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "cryptopay-wiring-"));
+export async function startSecondServer(env: Record<string, string>, opts: { dataDir?: string; port?: number } = {}) {
+  const port = opts.port ?? (await freePort());
+  const dataDir = opts.dataDir ?? mkdtempSync(path.join(os.tmpdir(), "cryptopay-wiring-"));
   const base = `http://localhost:${port}`;
   const childEnv: NodeJS.ProcessEnv = { ...process.env };
   for (const name of Object.keys(childEnv)) if (name.startsWith("INNGEST_")) delete childEnv[name];
@@ -93,7 +94,10 @@ export async function startSecondServer(env: Record<string, string>) {
   let log = "";
   child.stdout.on("data", (d: Buffer) => (log += d.toString("utf8")));
   child.stderr.on("data", (d: Buffer) => (log += d.toString("utf8")));
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  /** The exit code, or the signal that ended it. */
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on("exit", (code, signal) => resolve({ code, signal })),
+  );
   let running = true;
   void exited.then(() => (running = false));
 
@@ -101,7 +105,7 @@ export async function startSecondServer(env: Record<string, string>) {
     if (running) child.kill("SIGTERM");
     await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
     if (running) child.kill("SIGKILL");
-    rmSync(dataDir, { recursive: true, force: true });
+    if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
   };
 
   const deadline = Date.now() + 90_000;
@@ -118,7 +122,7 @@ export async function startSecondServer(env: Record<string, string>) {
     }
     await new Promise((r) => setTimeout(r, 250));
   }
-  return { base, port, log: () => log, stop };
+  return { base, port, log: () => log, stop, exited, kill: (signal: NodeJS.Signals) => child.kill(signal) };
 }
 
 /** `npm run admin -- <args>` (scripts/admin.ts) with BASE_URL and ADMIN_TOKEN; resolves to its printed JSON. */
