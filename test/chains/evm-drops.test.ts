@@ -63,13 +63,19 @@ describe("Ethereum chain watcher: transfers the node forgot (anvil)", () => {
   }, 60_000);
   afterAll(async () => node?.stop(), 30_000);
 
-  it("drops an Ether and a token transfer the new chain lacks once dropAfterMs has passed, and the payments fail with PAYMENT_FAILED", async () => {
+  /** An Ether and a token payment, each paid in a block the watcher has read. */
+  async function payEtherAndToken() {
     const o = await started();
     const ether = await livePayment("ETHEREUM");
     const tether = await livePayment("ETH_TETHER");
     const a = await anvil.pay(ether.address, ether.units);
     const b = await anvil.payToken(usd, tether.address, tether.units);
     expect(await tick(o)).toMatchObject({ transfers: 2 });
+    return { o, ether, tether, a, b };
+  }
+
+  it("drops an Ether and a token transfer the new chain lacks once dropAfterMs has passed, and the payments fail with PAYMENT_FAILED", async () => {
+    const { o, ether, tether, a, b } = await payEtherAndToken();
     expect(await listTransfers(db, ether.id)).toMatchObject([{ txId: a.transactionHash, amount: String(ether.units), blockNumber: String(a.blockNumber), confirmations: 2 }]);
     const tokenKey = `${b.transactionHash}:${b.logs[0].logIndex}`;
     expect(await listTransfers(db, tether.id)).toMatchObject([{ txId: tokenKey, amount: String(tether.units), blockNumber: String(b.blockNumber), confirmations: 1 }]);
@@ -153,12 +159,7 @@ describe("Ethereum chain watcher: transfers the node forgot (anvil)", () => {
   });
 
   it("drops at once a transfer whose transaction another of its sender and nonce replaced on the new chain, Ether and token alike; the payments fail", async () => {
-    const o = await started();
-    const ether = await livePayment("ETHEREUM");
-    const tether = await livePayment("ETH_TETHER");
-    const a = await anvil.pay(ether.address, ether.units);
-    const b = await anvil.payToken(usd, tether.address, tether.units);
-    expect(await tick(o)).toMatchObject({ transfers: 2 });
+    const { o, ether, tether, a, b } = await payEtherAndToken();
     const sender = anvil.wallet.account.address;
     const [nonceA, nonceB] = await Promise.all([a, b].map(async (r) => (await node.client.getTransaction({ hash: r.transactionHash })).nonce));
     // Each recorded with its transaction's sender and nonce (the token's asked for: its log names neither).
