@@ -27,3 +27,25 @@ export type Erc20Coin = keyof typeof TOKEN_CONTRACTS;
 export function isErc20Coin(coin: CoinName): coin is Erc20Coin {
   return Object.hasOwn(TOKEN_CONTRACTS, coin);
 }
+
+/**
+ * TRON mainnet contracts of the TRC-20 tokens in the catalogue, base58 as their issuers publish
+ * them (Tronscan): USDT (Tether) and USDC (Circle). Circle stopped minting USDC on TRON in
+ * February 2024 and ended its support in 2025; the contract still exists, so the coin is kept.
+ * The CONTRACT_TRC20_* coins pay the same contracts.
+ */
+export const TRC20_CONTRACTS = {
+  TRX_TETHER: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t",
+  CONTRACT_TRC20_USDT: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t",
+  TRX_USD_C: "TEkxiTehnzSmSe2XqrBj4w32RUN966rdz8",
+  CONTRACT_TRC20_USDC: "TEkxiTehnzSmSe2XqrBj4w32RUN966rdz8",
+} as const satisfies Partial<Record<CoinName, string>>;
+
+export type Trc20Coin = keyof typeof TRC20_CONTRACTS;
+
+export function isTrc20Coin(coin: CoinName): coin is Trc20Coin {
+  return Object.hasOwn(TRC20_CONTRACTS, coin);
+}
+
+/** A token coin of either family: its contract is configured per chain. */
+export type TokenCoin = Erc20Coin | Trc20Coin;

@@ -1,4 +1,5 @@
 import Big from "big.js";
+import { networkNameOf, type WatchedChain } from "@/domain/watched-chains";
 import type { RatesReport } from "@/lib/rates/report";
 
 /** The tables `npm run admin -- chains` and `npm run admin -- rates` print (scripts/admin-cli.ts). */
@@ -28,6 +29,14 @@ function columns(head: string[], rows: { cells: string[]; notes?: string[] }[]):
 const agoFrom = (now: Date) => (iso: string | null) =>
   iso ? `${Math.max(0, Math.round((now.getTime() - Date.parse(iso)) / 1000))} s ago` : "never";
 
+/** The node's network, with its chain id where it has one, and TRON's network name (mainnet, Nile, Shasta or private). */
+function networkCell(r: ChainRow): string {
+  if (r.network === null) return "-";
+  if (r.chainId === null) return r.network;
+  const name = networkNameOf(r.chain as WatchedChain, r.chainId);
+  return `${r.network} (${name ? `${name}, ` : ""}${r.chainId})`;
+}
+
 /** The chains' health as a table an operator reads at a glance, with each chain's last error under it. */
 export function chainsTable(rows: ChainRow[], now = new Date()): string {
   const ago = agoFrom(now);
@@ -38,7 +47,7 @@ export function chainsTable(rows: ChainRow[], now = new Date()): string {
       cells: [
         r.chain,
         r.state,
-        r.network === null ? "-" : r.chainId === null ? r.network : `${r.network} (${r.chainId})`,
+        networkCell(r),
         r.endpoint ?? "-",
         String(r.tip ?? "-"),
         String(r.cursor ?? "-"),

@@ -133,8 +133,19 @@ export async function unconfirmTransfersAbove(tx: Tx, coins: readonly CoinName[]
  * statement driven by the transfers in blocks (a join per transfer), whatever the number of
  * watched addresses.
  */
-export async function refreshConfirmations(tx: Tx, coins: readonly CoinName[], tip: number, lateSince: Date, at: Date): Promise<string[]> {
-  const depth = sql`greatest(${tip} - ${transfers.blockNumber}::integer + 1, 0)`;
+export async function refreshConfirmations(
+  tx: Tx,
+  coins: readonly CoinName[],
+  tip: number,
+  lateSince: Date,
+  at: Date,
+  finality?: { height: number; confirmations: number },
+): Promise<string[]> {
+  const blocks = sql`greatest(${tip} - ${transfers.blockNumber}::integer + 1, 0)`;
+  // lib/chains/cursor-walk.ts's confirmationsAt, in SQL: irreversible blocks count at least `confirmations`, the others fewer.
+  const depth = finality
+    ? sql`(case when ${transfers.blockNumber} <= ${finality.height} then greatest(${blocks}, ${finality.confirmations}) else least(${blocks}, ${finality.confirmations - 1}) end)`
+    : blocks;
   const rows = await executeRows<{ payment_id: string; status: PaymentStatus }>(
     tx,
     sql`update ${transfers} set ${sql.identifier(transfers.confirmations.name)} = ${depth}, ${sql.identifier(transfers.updatedAt.name)} = ${at.toISOString()}::timestamptz

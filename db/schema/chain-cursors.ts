@@ -1,11 +1,11 @@
-import { integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { bigint, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 
 /** A block the watcher read: its height and hash. */
 export type SeenBlock = { height: number; hash: string };
 
 /**
  * How far each chain's watcher has read, and which service instance follows it. One row per
- * chain (BITCOIN, LITECOIN, BITCOIN_CASH, ETHEREUM). The watcher reads blocks after `height`;
+ * chain (BITCOIN, LITECOIN, BITCOIN_CASH, ETHEREUM, TRON). The watcher reads blocks after `height`;
  * `blockHash` is the hash it read there, compared with the node's on every tick to notice a
  * reorganisation. With several instances on one database, the one holding an unexpired lease
  * follows the chain and the others wait; a lease not renewed lapses, so another instance takes
@@ -15,8 +15,11 @@ export const chainCursors = pgTable("chain_cursors", {
   chain: text("chain").primaryKey(),
   /** The network the node reported: main, test or regtest (an EVM chain id maps to one of them). */
   network: text("network").notNull(),
-  /** An EVM node's chain id (eth_chainId); null for the Bitcoin family. */
-  chainId: integer("chain_id"),
+  /**
+   * An EVM node's chain id (eth_chainId), or TRON's (the last 4 bytes of its genesis block id, up
+   * to 2^32: Nile's does not fit an integer); null for the Bitcoin family.
+   */
+  chainId: bigint("chain_id", { mode: "number" }),
   /** The last block read; null before the first tick (the watcher then starts at the tip). */
   height: integer("height"),
   blockHash: text("block_hash"),

@@ -46,7 +46,7 @@ function checkModeRules(mode: "test" | "live", webhookUrl: string | null | undef
   if (bad.length) {
     throw invalidField(
       "enabledCoins",
-      `${bad.join(", ")} cannot be paid to a live business: only coins of a chain the service watches can (${[...servable].join(", ")}); TRON, Solana, Monero and TON have no watcher yet`,
+      `${bad.join(", ")} cannot be paid to a live business: only coins of a chain the service watches can (${[...servable].join(", ")}); Solana, Monero and TON have no watcher yet`,
     );
   }
 }

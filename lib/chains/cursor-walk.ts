@@ -68,7 +68,25 @@ export type WalkedChain = {
   tip(): Promise<number>;
   /** The hash of the node's block at `height` (never above the tip). */
   hashAt(height: number): Promise<string>;
+  /** Where the node names its irreversible blocks (TRON's solidified block), read before the tip. */
+  finality?: Finality;
 };
+
+/**
+ * A chain whose node says which blocks are irreversible (TRON: the solidified block, which 19 of
+ * the 27 block producers have built on). A transfer's confirmations are its block's depth, but
+ * at least `confirmations` once its block is at or below `height` and at most one fewer while
+ * it is above: `confirmations` confirmations mean exactly "irreversible", whatever the depth,
+ * and a merchant's smaller count is still a count of blocks.
+ */
+export type Finality = { height: number; confirmations: number };
+
+/** A transfer's confirmations in the block at `height` with the node's tip at `tip`. */
+export function confirmationsAt(height: number, tip: number, finality?: Finality): number {
+  const depth = Math.max(tip - height + 1, 0);
+  if (!finality) return depth;
+  return height <= finality.height ? Math.max(depth, finality.confirmations) : Math.min(depth, finality.confirmations - 1);
+}
 
 /**
  * Where the node's chain and the blocks the watcher read part: the newest remembered block the
@@ -167,7 +185,7 @@ export class CursorWalk {
       toAddress: charge.address,
       blockNumber: t.block?.height ?? null,
       blockHash: t.block?.hash ?? null,
-      confirmations: t.block ? this.tip - t.block.height + 1 : 0,
+      confirmations: t.block ? confirmationsAt(t.block.height, this.tip, this.chain.finality) : 0,
       late: isTerminal(charge.status),
       at: this.now(),
       spends: t.spends,
@@ -186,7 +204,7 @@ export class CursorWalk {
   /** Sets the watched transfers' confirmations from the tip and lets the detection step decide each touched payment. */
   async finish(): Promise<FollowResult> {
     const { db, now } = this;
-    for (const id of await inTransaction(db, (tx) => refreshConfirmations(tx, this.chain.coins, this.tip, this.lateSince, now()))) this.touched.add(id);
+    for (const id of await inTransaction(db, (tx) => refreshConfirmations(tx, this.chain.coins, this.tip, this.lateSince, now(), this.chain.finality))) this.touched.add(id);
     await this.decide();
     return { followed: true, from: this.from, to: this.last.height, transfers: this.transfers, reconciled: this.decided.size, reorgedAt: this.reorgedAt };
   }

@@ -1,10 +1,13 @@
-import type { Erc20Coin } from "@/domain/token-contracts";
 import type { WatchedChain } from "@/domain/watched-chains";
+import type { Config } from "@/lib/config";
 import type { ChainDriver } from "./adapter";
 import { bitcoinDriver } from "./bitcoin/driver";
 import { evmDriver } from "./evm/driver";
+import { tronDriver } from "./tron/driver";
 
 /** The adapter of each watched chain's family (adapter.ts): a new family adds its folder and its line here. */
-export function driverFor(chain: WatchedChain, url: string, tokenContracts: Partial<Record<Erc20Coin, string>>): ChainDriver {
-  return chain === "ETHEREUM" ? evmDriver(url, tokenContracts) : bitcoinDriver(chain, url);
+export function driverFor(chain: WatchedChain, url: string, chains: Pick<Config["chains"], "tokenContracts" | "tron">): ChainDriver {
+  if (chain === "ETHEREUM") return evmDriver(url, chains.tokenContracts);
+  if (chain === "TRON") return tronDriver(url, chains.tron);
+  return bitcoinDriver(chain, url);
 }

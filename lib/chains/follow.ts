@@ -48,7 +48,7 @@ const followed = new Map<WatchedChain, Followed>();
 function followedChain(chain: WatchedChain, url: string, chains: Config["chains"]): Followed {
   let f = followed.get(chain);
   if (!f || f.url !== url) {
-    const driver = driverFor(chain, url, chains.tokenContracts);
+    const driver = driverFor(chain, url, chains);
     f = { chain, url, endpoint: endpointOf(url), driver, id: null, net: null, lastTickAt: null, lastResult: null, lastError: null, lastErrorAt: null, running: false, checked: false, tip: null, tipSince: null, stallLogged: false };
     followed.set(chain, f);
   }

@@ -25,6 +25,8 @@ export const STALL_AFTER_MS: Record<WatchedChain, number> = {
   BITCOIN_CASH: 2 * 3_600_000,
   LITECOIN: 3_600_000,
   ETHEREUM: 10 * 60_000,
+  // 3-second slots: five minutes is a hundred blocks missed.
+  TRON: 5 * 60_000,
 };
 
 export type ChainState = "healthy" | "starting" | "failing" | "stalled" | "not configured";

@@ -3,10 +3,11 @@ import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { DATABASE_ENV } from "@/db/settings";
-import { TOKEN_CONTRACTS, type Erc20Coin } from "@/domain/token-contracts";
+import type { Erc20Coin, Trc20Coin } from "@/domain/token-contracts";
 import type { WatchedChain } from "@/domain/watched-chains";
 import { FRAME_ANCESTORS_ENV } from "./frame-ancestors";
 import { RATES_ENV, ratesConfigOf, type RatesConfig } from "./rates";
+import { TOKEN_CONTRACTS_ENV } from "./token-contracts";
 import { TRUSTED_PROXIES_ENV, type TrustedProxy } from "./trusted-proxies";
 
 export type { TrustedProxy } from "./trusted-proxies";
@@ -53,7 +54,11 @@ const envSchema = z.object({
   BITCOIN_CASH_RPC_URL: rpcUrl("http://user:password@127.0.0.1:8332/"),
   // Any EVM JSON-RPC (an own node or a provider); its chain id decides the network.
   ETHEREUM_RPC_URL: rpcUrl("https://eth.example.com/v2/KEY or http://127.0.0.1:8545"),
-  ETHEREUM_TOKEN_CONTRACTS: optionalString(z.string()).transform((text, ctx) => tokenContractsOf(text, ctx)),
+  // A java-tron full node's HTTP API (its /wallet and /walletsolidity paths): an own node or a provider such as TronGrid.
+  TRON_RPC_URL: rpcUrl("http://127.0.0.1:8090 or https://api.trongrid.io"),
+  // Sent as the TRON-PRO-API-KEY header (TronGrid's key); never logged.
+  TRON_API_KEY: optionalString(z.string().trim().regex(/^[\x21-\x7e]{1,200}$/, "must be the provider's key: printable characters, no spaces")),
+  ...TOKEN_CONTRACTS_ENV,
   // Webhooks of both modes may go to private addresses and plain http (a merchant server on the service's own network).
   WEBHOOK_ALLOW_PRIVATE_TARGETS: optionalString(z.string().trim().refine((v) => devFlag(v) !== undefined, "must be 1, 0, true or false")),
   LATE_PAYMENT_WINDOW: optionalString(z.string().trim().regex(DURATION, "must be a duration such as 7d, 12h, 30m or 3600 (seconds)")).default("7d"),
@@ -67,32 +72,6 @@ const envSchema = z.object({
   ...TRUSTED_PROXIES_ENV,
 });
 
-
-/**
- * ETHEREUM_TOKEN_CONTRACTS: a JSON object of ERC-20 coin id → contract address, replacing the
- * built-in mainnet contracts (for a test network, or a token that moved).
- */
-function tokenContractsOf(text: string | undefined, ctx: z.RefinementCtx): Partial<Record<Erc20Coin, string>> {
-  if (text === undefined) return {};
-  const fail = (message: string) => {
-    ctx.addIssue({ code: "custom", message });
-    return z.NEVER;
-  };
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return fail(`must be a JSON object such as {"ETH_TETHER":"0x…"}`);
-  }
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return fail(`must be a JSON object such as {"ETH_TETHER":"0x…"}`);
-  const out: Partial<Record<Erc20Coin, string>> = {};
-  for (const [coin, address] of Object.entries(parsed)) {
-    if (!Object.hasOwn(TOKEN_CONTRACTS, coin)) return fail(`${coin} is not an ERC-20 coin; use one of ${Object.keys(TOKEN_CONTRACTS).join(", ")}`);
-    if (typeof address !== "string" || !/^0x[0-9a-fA-F]{40}$/.test(address)) return fail(`${coin}: ${JSON.stringify(address)} is not a 0x-prefixed 20-byte contract address`);
-    out[coin as Erc20Coin] = address;
-  }
-  return out;
-}
 
 function rpcUrl(example: string) {
   return optionalString(z.url({ protocol: /^https?$/, error: `must be an http(s) URL such as ${example}` }));
@@ -147,6 +126,8 @@ export type Config = {
     rpcUrls: Partial<Record<WatchedChain, string>>;
     /** ETHEREUM_TOKEN_CONTRACTS: contracts replacing the built-in mainnet ones. */
     tokenContracts: Partial<Record<Erc20Coin, string>>;
+    /** TRON_TOKEN_CONTRACTS (the same for TRC-20 tokens) and TRON_API_KEY. */
+    tron: { tokenContracts: Partial<Record<Trc20Coin, string>>; apiKey: string | undefined };
     latePaymentWindowMs: number;
   };
   /**
@@ -251,10 +232,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             ["LITECOIN", e.LITECOIN_RPC_URL],
             ["BITCOIN_CASH", e.BITCOIN_CASH_RPC_URL],
             ["ETHEREUM", e.ETHEREUM_RPC_URL],
+            ["TRON", e.TRON_RPC_URL],
           ] as const
         ).filter(([, url]) => url !== undefined),
       ),
       tokenContracts: e.ETHEREUM_TOKEN_CONTRACTS,
+      tron: { tokenContracts: e.TRON_TOKEN_CONTRACTS, apiKey: e.TRON_API_KEY },
       latePaymentWindowMs: durationMs(e.LATE_PAYMENT_WINDOW),
     },
     webhookPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS !== undefined && devFlag(e.WEBHOOK_ALLOW_PRIVATE_TARGETS) === true,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ChainCursorRow } from "@/db/schema";
 import { chainHealth, STALL_AFTER_MS, TICK_STALE_MS } from "@/lib/chains/health";
-import { coinsOfChain, LIVE_COINS, tokenContractsOn, watchedChainOf } from "@/domain/watched-chains";
+import { coinsOfChain, LIVE_COINS, networkNameOf, tokenContractsOn, trc20ContractsOn, TRON_MAINNET_CHAIN_ID, watchedChainOf } from "@/domain/watched-chains";
 import { loadConfig } from "@/lib/config";
 
 const now = new Date("2026-11-26T12:00:00Z");
@@ -53,11 +53,15 @@ describe("a chain's health", () => {
 });
 
 describe("the coins of live businesses", () => {
-  it("are those of a watched chain: never TRON, Solana, Monero or TON", () => {
+  it("are those of a watched chain: never Solana, Monero or TON", () => {
     expect(watchedChainOf("ETH_TETHER")).toBe("ETHEREUM");
     expect(watchedChainOf("CONTRACT_ERC20_ETH")).toBe("ETHEREUM");
     expect(watchedChainOf("BITCOIN_CASH")).toBe("BITCOIN_CASH");
-    for (const coin of ["TRON", "TRX_TETHER", "CONTRACT_TRC20_USDT", "SOLANA", "SOL_USD_COIN", "MONERO", "TON"] as const) {
+    for (const coin of ["TRON", "TRX_TETHER", "TRX_USD_C", "CONTRACT_TRC20_TRX", "CONTRACT_TRC20_USDT", "CONTRACT_TRC20_USDC"] as const) {
+      expect(watchedChainOf(coin)).toBe("TRON");
+      expect(LIVE_COINS).toContain(coin);
+    }
+    for (const coin of ["SOLANA", "SOL_USD_COIN", "MONERO", "TON"] as const) {
       expect(watchedChainOf(coin)).toBeNull();
       expect(LIVE_COINS).not.toContain(coin);
     }
@@ -81,5 +85,39 @@ describe("the coins of live businesses", () => {
     expect(() => loadConfig(env("[1]"))).toThrow(/ETHEREUM_TOKEN_CONTRACTS: must be a JSON object/);
     expect(() => loadConfig(env(JSON.stringify({ TRX_TETHER: own })))).toThrow(/TRX_TETHER is not an ERC-20 coin/);
     expect(() => loadConfig(env(JSON.stringify({ ETH_TETHER: "0x12" })))).toThrow(/ETH_TETHER: "0x12" is not a 0x-prefixed 20-byte contract address/);
+  });
+
+  it("take TRON's built-in TRC-20 contracts on TRON mainnet only (chain id 0x2b6653dc); TRON_TOKEN_CONTRACTS replaces them", () => {
+    const mainnet = trc20ContractsOn(TRON_MAINNET_CHAIN_ID, {});
+    expect(mainnet).toEqual({
+      TRX_TETHER: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t",
+      CONTRACT_TRC20_USDT: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t",
+      TRX_USD_C: "TEkxiTehnzSmSe2XqrBj4w32RUN966rdz8",
+      CONTRACT_TRC20_USDC: "TEkxiTehnzSmSe2XqrBj4w32RUN966rdz8",
+    });
+    expect(coinsOfChain("TRON", mainnet)).toEqual(["TRON", "CONTRACT_TRC20_TRX", "TRX_TETHER", "TRX_USD_C", "CONTRACT_TRC20_USDT", "CONTRACT_TRC20_USDC"]);
+    // Nile: only what is configured, the contract coin following its twin.
+    const own = "TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf";
+    expect(trc20ContractsOn(0xcd8690dc, { TRX_TETHER: own })).toEqual({ TRX_TETHER: own, CONTRACT_TRC20_USDT: own });
+    expect(coinsOfChain("TRON", trc20ContractsOn(0xcd8690dc, {}))).toEqual(["TRON", "CONTRACT_TRC20_TRX"]);
+    expect(networkNameOf("TRON", 0xcd8690dc)).toBe("Nile");
+    expect(networkNameOf("TRON", 0x94a9059e)).toBe("Shasta");
+    expect(networkNameOf("TRON", 1234)).toBe("private");
+    expect(networkNameOf("ETHEREUM", 1)).toBeNull();
+  });
+
+  it("TRON_RPC_URL, TRON_API_KEY and TRON_TOKEN_CONTRACTS are read and checked, naming what is wrong", () => {
+    const env = (extra: Record<string, string>) => ({ DATA_DIR: ":memory:", TRON_RPC_URL: "http://127.0.0.1:8090", ...extra }) as unknown as NodeJS.ProcessEnv;
+    const own = "TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf";
+    expect(loadConfig(env({ TRON_API_KEY: "abc-123", TRON_TOKEN_CONTRACTS: JSON.stringify({ TRX_TETHER: own }) })).chains).toMatchObject({
+      rpcUrls: { TRON: "http://127.0.0.1:8090" },
+      tron: { apiKey: "abc-123", tokenContracts: { TRX_TETHER: own } },
+    });
+    expect(() => loadConfig(env({ TRON_RPC_URL: "ftp://node" }))).toThrow(/TRON_RPC_URL: must be an http\(s\) URL/);
+    expect(() => loadConfig(env({ TRON_API_KEY: "two words" }))).toThrow(/TRON_API_KEY: must be the provider's key/);
+    expect(() => loadConfig(env({ TRON_TOKEN_CONTRACTS: JSON.stringify({ ETH_TETHER: own }) }))).toThrow(/ETH_TETHER is not a TRC-20 coin/);
+    // One character changed: the base58check checksum fails.
+    expect(() => loadConfig(env({ TRON_TOKEN_CONTRACTS: JSON.stringify({ TRX_TETHER: "TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBg" }) }))).toThrow(/TRX_TETHER: "TXYZ.*" is not a base58 TRON contract address/);
+    expect(() => loadConfig(env({ TRON_TOKEN_CONTRACTS: "{" }))).toThrow(/TRON_TOKEN_CONTRACTS: must be a JSON object such as \{"TRX_TETHER":"T…"\}/);
   });
 });

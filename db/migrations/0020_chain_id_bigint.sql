@@ -1,0 +1,1 @@
+ALTER TABLE "chain_cursors" ALTER COLUMN "chain_id" SET DATA TYPE bigint;
