@@ -1,3 +1,4 @@
+import { COINS } from "@/domain/coins";
 import type { CheckoutView } from "@/lib/checkout/view";
 import { CoinPicker } from "./coin-picker";
 import { ConfirmationProgress } from "./confirmation-progress";
@@ -29,6 +30,8 @@ function Instructions({ charge, remaining }: { charge: Charge; remaining: boolea
       amount={remaining ? charge.due : charge.amount}
       address={charge.address}
       uri={charge.uri}
+      tokenContract={charge.tokenContract}
+      network={COINS[charge.coin].network}
       heading={remaining ? `Send the remaining ${charge.symbol} to complete your payment` : `Send exactly this amount of ${charge.name}`}
     />
   );

@@ -9,6 +9,9 @@ type Props = {
   address: string;
   /** The wallet URI for exactly `amount` (BIP21 / EIP-681), or the bare address for other coins. */
   uri: string;
+  /** The token's contract on a live chain (ERC-20, TRC-20): shown so the customer sends that token and no look-alike. */
+  tokenContract?: string | null;
+  network?: string | null;
   heading: string;
 };
 
@@ -18,7 +21,7 @@ function isWalletUri(uri: string): boolean {
 }
 
 /** BTCPay-style payment box: QR code, amount and address with copy buttons, "Open in wallet". */
-export function PaymentInstructions({ coinName, symbol, amount, address, uri, heading }: Props) {
+export function PaymentInstructions({ coinName, symbol, amount, address, uri, tokenContract, network, heading }: Props) {
   return (
     <section aria-labelledby="pay-heading" className="space-y-5">
       <h2 id="pay-heading" className="text-center text-sm font-semibold text-slate-700">
@@ -48,6 +51,19 @@ export function PaymentInstructions({ coinName, symbol, amount, address, uri, he
             <CopyButton value={address} what="address" />
           </dd>
         </div>
+        {tokenContract ? (
+          <div className="rounded-xl bg-slate-50 p-3 ring-1 ring-slate-200 ring-inset">
+            <dt className="text-xs font-medium tracking-wide text-slate-500 uppercase">
+              {symbol} token contract{network === "TRON" ? " (TRC-20)" : network === "ETHEREUM" ? " (ERC-20)" : ""}
+            </dt>
+            <dd className="mt-1 flex items-center justify-between gap-3">
+              <code className="min-w-0 font-mono text-xs break-all text-slate-700" data-testid="token-contract">
+                {tokenContract}
+              </code>
+              <CopyButton value={tokenContract} what="token contract" />
+            </dd>
+          </div>
+        ) : null}
       </dl>
       {isWalletUri(uri) ? (
         <a

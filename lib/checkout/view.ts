@@ -6,9 +6,9 @@ import { unitsToDecimal } from "@/domain/amounts";
 import { COINS, type CoinName } from "@/domain/coins";
 import { decideStatus } from "@/lib/payments/detection";
 import { paymentUri, type EvmTarget } from "@/lib/wallets/payment-uri";
-import { isErc20Coin } from "@/domain/token-contracts";
+import { isErc20Coin, isTrc20Coin } from "@/domain/token-contracts";
 import { chainsHealth, liveCoinsOf, type ChainHealth } from "@/lib/chains/health";
-import { tokenContractsOn } from "@/domain/watched-chains";
+import { tokenContractsOn, trc20ContractsOn } from "@/domain/watched-chains";
 import { unquotableCoins } from "@/lib/rates/quote";
 import { config } from "@/lib/config";
 import { detectionInput } from "@/lib/payments/detection-input";
@@ -48,6 +48,8 @@ export type CheckoutView = {
     rateAt: string | null;
     address: string;
     uri: string;
+    /** A live token charge's contract (ERC-20 or TRC-20): the one token the watcher counts, for the customer to check in the wallet. */
+    tokenContract: string | null;
     paid: string;
     due: string;
     isUnderpaid: boolean;
@@ -68,6 +70,15 @@ function evmTarget(health: readonly ChainHealth[], business: Business, coin: Coi
   const chainId = health.find((h) => h.chain === "ETHEREUM")?.chainId ?? 1;
   const tokenContract = isErc20Coin(coin) ? tokenContractsOn(chainId, config().chains.tokenContracts)[coin] : undefined;
   return { chainId, tokenContract };
+}
+
+/** The contract a live business's token charge is paid through on its chain's network, or null (a coin, or a test business). */
+function tokenContractOf(health: readonly ChainHealth[], business: Business, coin: CoinName): string | null {
+  if (business.mode !== "live") return null;
+  if (isErc20Coin(coin)) return evmTarget(health, business, coin)?.tokenContract ?? null;
+  const tronChainId = health.find((h) => h.chain === "TRON")?.chainId;
+  if (!isTrc20Coin(coin) || tronChainId == null) return null;
+  return trc20ContractsOn(tronChainId, config().chains.tron.tokenContracts)[coin] ?? null;
 }
 
 const trimZeros = (s: string) => (s.includes(".") ? s.replace(/0+$/, "").replace(/\.$/, "") : s);
@@ -98,6 +109,7 @@ export async function checkoutView(db: Db, paymentId: string): Promise<CheckoutV
       address: charge.address,
       // After a partial payment the wallet link asks for what is still due.
       uri: paymentUri(coin, charge.address, d.due > 0n ? d.due : BigInt(charge.quotedUnits), evmTarget(health, business, coin)),
+      tokenContract: tokenContractOf(health, business, coin),
       paid: unitsToDecimal(d.seen, info.decimals),
       due: unitsToDecimal(d.due, info.decimals),
       isUnderpaid: d.isUnderpaid,
