@@ -75,7 +75,7 @@ const BlockSchema = z.object({
 });
 export type TronBlock = z.infer<typeof BlockSchema>;
 
-/** What a TransferContract's parameter holds (docs/api/http/transaction/createtransaction.md): sun from owner to to. */
+/** What a TransferContract's parameter holds (docs/api/http/tx-build-and-broadcast/createtransaction.md): sun from owner to to. */
 const TransferSchema = z.object({ to_address: hex, owner_address: hex, amount: int64 });
 
 /** A transaction's execution result (docs/api/http/block-and-tx-query/gettransactioninfobyid.md). */
@@ -141,6 +141,11 @@ export async function locateTronTx(client: TronClient, txId: string): Promise<"b
   return isEmpty(pending) ? "unknown" : "pool";
 }
 
+/** A node's `message`, which it prints as hex of the text when `visible` is not set. */
+function readableMessage(message: string): string {
+  return /^([0-9a-fA-F]{2})+$/.test(message) ? Buffer.from(message, "hex").toString("utf8") : message;
+}
+
 /** The zero address: the caller of read-only contract calls, which need one (docs/api/http/smart-contract/triggerconstantcontract.md). */
 const NOBODY = `41${"0".repeat(40)}`;
 
@@ -154,7 +159,7 @@ async function callConstant(client: TronClient, contract: string, selector: stri
   })) as { result?: { result?: boolean; message?: string }; constant_result?: string[] };
   const word = raw.constant_result?.[0];
   if (raw.result?.result !== true || !word || !/^[0-9a-fA-F]{1,64}$/.test(word)) {
-    throw new Error(`${selector} on ${contract} failed${raw.result?.message ? `: ${raw.result.message}` : ""}`);
+    throw new Error(`${selector} on ${contract} failed${raw.result?.message ? `: ${readableMessage(raw.result.message)}` : ""}`);
   }
   return BigInt(`0x${word}`);
 }
