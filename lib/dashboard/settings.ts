@@ -53,7 +53,7 @@ export type SettingsView = Awaited<ReturnType<typeof settingsOf>>;
  * The network a key's addresses are previewed for: the one saving checks it against (the
  * network the family's node serves, lib/businesses/businesses.ts), in either mode, since a test
  * business's keys are kept for when it goes live on this deployment's nodes. With no node known
- * for the family (not asked yet, or none, as for TRON) saving takes a valid key of either network,
+ * for the family (not configured, or not asked yet) saving takes a valid key of either network,
  * so the preview shows the network the key itself is for.
  */
 async function networkFor(db: Db, family: KeyFamily, key: string): Promise<ChainNet> {
