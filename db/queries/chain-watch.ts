@@ -143,8 +143,9 @@ export async function refreshConfirmations(
 ): Promise<string[]> {
   const blocks = sql`greatest(${tip} - ${transfers.blockNumber}::integer + 1, 0)`;
   // lib/chains/cursor-walk.ts's confirmationsAt, in SQL: irreversible blocks count at least `confirmations`, the others fewer.
+  // block_number is text: compared as a number, else "10" <= "2" would call a block irreversible 18 blocks early.
   const depth = finality
-    ? sql`(case when ${transfers.blockNumber} <= ${finality.height} then greatest(${blocks}, ${finality.confirmations}) else least(${blocks}, ${finality.confirmations - 1}) end)`
+    ? sql`(case when ${transfers.blockNumber}::integer <= ${finality.height} then greatest(${blocks}, ${finality.confirmations}) else least(${blocks}, ${finality.confirmations - 1}) end)`
     : blocks;
   const rows = await executeRows<{ payment_id: string; status: PaymentStatus }>(
     tx,
