@@ -54,7 +54,7 @@ const envSchema = z.object({
   BITCOIN_CASH_RPC_URL: rpcUrl("http://user:password@127.0.0.1:8332/"),
   // Any EVM JSON-RPC (an own node or a provider); its chain id decides the network.
   ETHEREUM_RPC_URL: rpcUrl("https://eth.example.com/v2/KEY or http://127.0.0.1:8545"),
-  // A java-tron full node's HTTP API (its /wallet and /walletsolidity paths): an own node or a provider such as TronGrid.
+  // A java-tron full node's HTTP API (its /wallet paths): an own node or a provider such as TronGrid.
   TRON_RPC_URL: rpcUrl("http://127.0.0.1:8090 or https://api.trongrid.io"),
   // Sent as the TRON-PRO-API-KEY header (TronGrid's key); never logged.
   TRON_API_KEY: optionalString(z.string().trim().regex(/^[\x21-\x7e]{1,200}$/, "must be the provider's key: printable characters, no spaces")),

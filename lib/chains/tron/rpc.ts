@@ -2,8 +2,8 @@ import { z } from "zod";
 import { tronHexOf } from "./address";
 
 /**
- * Reading TRON through a java-tron full node's HTTP API (`/wallet/*`, and `/walletsolidity/*` for
- * the solidified chain), the shapes of tronprotocol/documentation-en `docs/api/http/`. Written on
+ * Reading TRON through a java-tron full node's HTTP API (`/wallet/*`: the full node's port serves
+ * no other), the shapes of tronprotocol/documentation-en `docs/api/http/`. Written on
  * fetch rather than tronweb: the watcher makes six kinds of POST, needs int64 amounts exactly
  * (tronweb's client parses JSON into doubles, which round above 2^53 sun) and reads block
  * headers without their transactions, which tronweb's block calls always fetch. Addresses are
@@ -91,9 +91,9 @@ export type TronTxInfo = z.infer<typeof TxInfoSchema>;
 /** A node's answer for something it does not have: `{}` (documented for getblock, gettransactionbyid and the info calls). */
 const isEmpty = (v: unknown) => v !== null && typeof v === "object" && !Array.isArray(v) && Object.keys(v).length === 0;
 
-/** The block at `height` ("" for the newest) of the node's chain, or of its solidified chain; with its transactions when `detail`. */
-export async function readTronBlock(client: TronClient, height: number | "latest", o: { detail?: boolean; solidity?: boolean } = {}): Promise<TronBlock> {
-  const path = o.solidity ? "/walletsolidity/getblock" : "/wallet/getblock";
+/** The block at `height` ("" for the newest) of the node's chain; with its transactions when `detail`. */
+export async function readTronBlock(client: TronClient, height: number | "latest", o: { detail?: boolean } = {}): Promise<TronBlock> {
+  const path = "/wallet/getblock";
   const raw = await client.post(path, { id_or_num: height === "latest" ? "" : String(height), detail: o.detail ?? false });
   if (isEmpty(raw)) throw new Error(`TRON node ${path}: no block ${height}`);
   return BlockSchema.parse(raw);
@@ -105,9 +105,19 @@ export async function tronTipOf(client: TronClient): Promise<{ number: number; i
   return { number: b.block_header.raw_data.number, id: b.blockID };
 }
 
-/** The newest solidified block's number: irreversible (19 of the 27 super representatives built on it). */
+/** getnodeinfo's blocks (docs/api/http/node-and-tools/getnodeinfo.md): "Num:<height>,ID:<block id>". */
+const NodeInfoSchema = z.object({ solidityBlock: z.string().regex(/^Num:\d+,ID:[0-9a-fA-F]{64}$/) });
+
+/**
+ * The newest solidified block's number: irreversible (19 of the 27 super representatives built
+ * on it). Read from /wallet/getnodeinfo, not /walletsolidity: java-tron serves the /walletsolidity
+ * paths on another port (node.http.solidityPort, 8091) than /wallet (8090), so an own node's
+ * TRON_RPC_URL reaches only /wallet; getnodeinfo gives the same height (the dynamic properties'
+ * latest solidified block) on the full node's port and at providers alike.
+ */
 export async function tronSolidifiedOf(client: TronClient): Promise<number> {
-  return (await readTronBlock(client, "latest", { solidity: true })).block_header.raw_data.number;
+  const info = NodeInfoSchema.parse(await client.post("/wallet/getnodeinfo", {}));
+  return Number(info.solidityBlock.slice("Num:".length, info.solidityBlock.indexOf(",")));
 }
 
 /** The execution results of every transaction of the block at `height` (`[]` for an empty block). */

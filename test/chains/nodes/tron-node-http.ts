@@ -114,6 +114,23 @@ const routes: Record<string, Route> = {
     return { result: true, code: "SUCCESS", txid: tx.txID };
   },
 
+  // docs/api/http/node-and-tools/getnodeinfo.md: the head and solidified blocks as "Num:<height>,ID:<block id>" (BlockId.getString());
+  // a node alone, no peers. The other fields a real node adds (configNodeInfo, machineInfo) are left out.
+  getnodeinfo: (chain) => {
+    const [head, solid] = [chain.blocks[chain.head()], chain.blocks[chain.solidified()]];
+    return {
+      beginSyncNum: chain.head(),
+      block: `Num:${head.header.number},ID:${head.blockID}`,
+      solidityBlock: `Num:${solid.header.number},ID:${solid.blockID}`,
+      currentConnectCount: 0,
+      activeConnectCount: 0,
+      passiveConnectCount: 0,
+      totalFlow: 0,
+      peerList: [],
+      cheatWitnessInfoMap: {},
+    };
+  },
+
   // docs/api/http/account/getaccount.md: `{}` for an account never activated; protobuf JSON leaves out a zero balance
   getaccount: (chain, body) => {
     const address = String(body.address ?? "").toLowerCase();
