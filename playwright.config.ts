@@ -1,6 +1,7 @@
 import { defineConfig, devices } from "@playwright/test";
 import { e2eLitecoinNode } from "./e2e/litecoin-node";
 import { marketMockServerEnv } from "./e2e/market-mock-env";
+import { tronServerEnv } from "./e2e/tron-node";
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 export const E2E_ADMIN_TOKEN = "adm_e2e_token_for_playwright_only";
@@ -45,7 +46,7 @@ export default defineConfig({
     },
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
-  // Runs after the webServer is up; returns the teardown that stops the node and the market mock.
+  // Runs after the webServer is up; returns the teardown that stops the nodes and the market mock.
   globalSetup: "./e2e/global-setup.ts",
   webServer: {
     command: "rm -rf .e2e-data && npx next build && node scripts/server.mjs",
@@ -67,6 +68,8 @@ export default defineConfig({
       // Every spec signs in from 127.0.0.1: the per-address limit (5 a minute; tested in test/accounts) would refuse the run.
       SIGN_IN_ATTEMPTS_PER_MINUTE: "1000",
       ...(litecoin ? { LITECOIN_RPC_URL: litecoin.url } : {}),
+      // The fake java-tron node (Nile's genesis, USDT at a fixed contract) that globalSetup starts (e2e/tron-node.ts).
+      ...tronServerEnv(),
       // Market rates from the mock of Kraken, Coinbase and CoinGecko that globalSetup starts
       // (e2e/market-mock-env.ts); its default prices are the static table's, so amounts are too.
       ...marketMockServerEnv(),

@@ -1,7 +1,10 @@
+import { TronWeb } from "tronweb";
 import { startLitecoind, type Litecoind } from "../test/chains/nodes/litecoind";
+import { startTronNode, type TronNode } from "../test/chains/nodes/tron-node";
 import { startMarketMock, type MarketMock } from "../test/rates/market-mock";
 import { e2eLitecoinNode, LITECOIN_START_ERROR_ENV } from "./litecoin-node";
 import { e2eMarketMock, E2E_RATE_REFRESH_SECONDS } from "./market-mock-env";
+import { E2E_TRON_BLOCK_MS, E2E_TRON_PAYER_KEY, E2E_TRON_USDT, e2eTronNode, TRON_START_ERROR_ENV } from "./tron-node";
 
 /**
  * Starts what the e2e server talks to, after the webServer is up (Playwright's order), and
@@ -16,12 +19,15 @@ import { e2eMarketMock, E2E_RATE_REFRESH_SECONDS } from "./market-mock-env";
  *   below MWEB's activation at height 432). A node that cannot start does not stop the run: the
  *   error is handed to the workers (E2E_LITECOIN_START_ERROR) and the live spec fails with it;
  *   the other specs run as usual.
+ * - the fake java-tron node the server follows (TRON_RPC_URL, see e2e/tron-node.ts): Nile's
+ *   genesis, USDT at the fixed contract, the payer funded with TRX and USDT, a block every
+ *   E2E_TRON_BLOCK_MS for the whole run. Its start error, too, goes to the live TRON spec only.
  */
 export default async function globalSetup(): Promise<() => Promise<void>> {
   const mock = await startMarketMock({ port: e2eMarketMock().port });
-  const [litecoind, ready] = await Promise.all([startNode(), firstRefresh(mock).then(() => null, (e: unknown) => e)]);
+  const [litecoind, tron, ready] = await Promise.all([startNode(), startTron(), firstRefresh(mock).then(() => null, (e: unknown) => e)]);
   const teardown = async () => {
-    await Promise.all([litecoind?.stop(), mock.close()]);
+    await Promise.all([litecoind?.stop(), tron?.stop(), mock.close()]);
   };
   if (ready !== null) {
     await teardown();
@@ -62,6 +68,24 @@ async function startNode(): Promise<Litecoind | undefined> {
     await litecoind?.stop();
     process.env[LITECOIN_START_ERROR_ENV] = (err as Error).message;
     console.error(`[e2e] litecoind on 127.0.0.1:${node.rpcPort} did not start: ${(err as Error).message}`);
+    return undefined;
+  }
+}
+
+async function startTron(): Promise<TronNode | undefined> {
+  const { port } = e2eTronNode();
+  try {
+    const payer = TronWeb.address.fromPrivateKey(E2E_TRON_PAYER_KEY) as string;
+    return await startTronNode({
+      network: "nile",
+      port,
+      accounts: [{ privateKey: E2E_TRON_PAYER_KEY, sun: 1_000_000_000n /* 1 000 TRX for fees */ }],
+      tokens: [{ address: E2E_TRON_USDT, symbol: "USDT", decimals: 6, name: "Tether USD", balances: { [payer]: 1_000_000_000_000n /* 1 000 000 USDT */ } }],
+      autoMineMs: E2E_TRON_BLOCK_MS,
+    });
+  } catch (err) {
+    process.env[TRON_START_ERROR_ENV] = (err as Error).message;
+    console.error(`[e2e] the fake TRON node on 127.0.0.1:${port} did not start: ${(err as Error).message}`);
     return undefined;
   }
 }

@@ -67,7 +67,25 @@ const DEFAULT_SUN = 10_000_000_000n;
 const EXPIRY_MS = 3_600_000;
 const FEE_LIMIT = 100_000_000;
 
-export async function startTronNode(opts: { network?: "mainnet" | "nile" | "shasta" | "private"; apiKey?: string; port?: number } = {}): Promise<TronNode> {
+export type TronNodeOptions = {
+  network?: "mainnet" | "nile" | "shasta" | "private";
+  /** Every request must carry it as TRON-PRO-API-KEY (else 401). */
+  apiKey?: string;
+  /** The port to listen on (default a free one): for a client told the URL before the node starts, e.g. a server in another process. */
+  port?: number;
+  /** Accounts funded at genesis from fixed private keys (hex), `sun` each (default 10 000 TRX): a process that only has the key can sign for them. */
+  accounts?: { privateKey: string; sun?: bigint }[];
+  /** Emulated TRC-20 contracts at fixed addresses (base58 or 41… hex), with genesis balances in units by owner address. */
+  tokens?: { address: string; symbol: string; decimals: number; name?: string; balances?: Record<string, bigint> }[];
+  /**
+   * Mines a block with the pending pool every `autoMineMs` until stop(), as a real node makes one
+   * every 3 s: a client that only speaks HTTP (broadcasttransaction) sees its transfer mined and
+   * solidified without calling mine(). Unset, blocks come only from mine().
+   */
+  autoMineMs?: number;
+};
+
+export async function startTronNode(opts: TronNodeOptions = {}): Promise<TronNode> {
   const network = opts.network ?? "private";
   const genesisId = GENESIS[network] ?? `${"0".repeat(16)}${randomBytes(24).toString("hex")}`;
   // TRON's 27 super representatives, produce in turn; fixed keys so block ids repeat from run to run.
@@ -80,6 +98,12 @@ export async function startTronNode(opts: { network?: "mainnet" | "nile" | "shas
   const tronWeb = new TronWeb({ fullHost: "http://127.0.0.1:9" });
   const requests: TronNode["requests"] = [];
   let down = false;
+  for (const a of opts.accounts ?? []) chain.credit(hexAddress(TronWeb.address.fromPrivateKey(a.privateKey) as string), a.sun ?? DEFAULT_SUN);
+  for (const t of opts.tokens ?? []) {
+    const hex = hexAddress(t.address);
+    const balances = new Map(Object.entries(t.balances ?? {}).map(([owner, units]) => [hexAddress(owner), units]));
+    chain.tokens.set(hex, { hex, symbol: t.symbol, decimals: t.decimals, name: t.name ?? t.symbol, balances, allowances: new Map() });
+  }
 
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
@@ -106,6 +130,8 @@ export async function startTronNode(opts: { network?: "mainnet" | "nile" | "shas
   const port = opts.port ?? (await freePort());
   await new Promise<void>((resolve, reject) => server.once("error", reject).listen(port, "127.0.0.1", resolve));
   const nodeUrl = `http://127.0.0.1:${port}`;
+  // unref: a test that forgets stop() still lets its process exit.
+  const autoMiner = opts.autoMineMs ? setInterval(() => chain.mine(1), opts.autoMineMs).unref() : undefined;
 
   const token = (contract: string) => {
     const t = chain.tokens.get(hexAddress(contract));
@@ -226,6 +252,7 @@ export async function startTronNode(opts: { network?: "mainnet" | "nile" | "shas
       down = d;
     },
     async stop() {
+      clearInterval(autoMiner);
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
