@@ -1,5 +1,4 @@
 import Big from "big.js";
-import { networkNameOf, type WatchedChain } from "@/domain/watched-chains";
 import type { RatesReport } from "@/lib/rates/report";
 
 /** The tables `npm run admin -- chains` and `npm run admin -- rates` print (scripts/admin-cli.ts). */
@@ -9,6 +8,7 @@ export type ChainRow = {
   state: string;
   network: string | null;
   chainId: number | null;
+  networkName: string | null;
   endpoint: string | null;
   tip: number | null;
   cursor: number | null;
@@ -33,7 +33,7 @@ const agoFrom = (now: Date) => (iso: string | null) =>
 function networkCell(r: ChainRow): string {
   if (r.network === null) return "-";
   if (r.chainId === null) return r.network;
-  const name = networkNameOf(r.chain as WatchedChain, r.chainId);
+  const name = r.networkName;
   return `${r.network} (${name ? `${name}, ` : ""}${r.chainId})`;
 }
 

@@ -266,8 +266,12 @@ describe("admin CLI against the admin API over HTTP", () => {
     // The test configuration names a node for every chain (test/setup.ts), without its password.
     expect(lines.find((l) => l.startsWith("BITCOIN "))).toMatch(/^BITCOIN\s+healthy\s+main\s+http:\/\/127\.0\.0\.1:9\s+1\s+1\s+0\s+\d+ s ago\s+BITCOIN$/);
     expect(table.out).not.toContain("test:test@");
-    const json = JSON.parse((await cli(["chains", "--json"], env)).out) as { chain: string; state: string }[];
-    expect(json.map((c) => c.chain)).toEqual(["BITCOIN", "LITECOIN", "BITCOIN_CASH", "ETHEREUM"]);
+    // TRON's network is named from its chain id (the genesis block id's last 4 bytes).
+    await chainFollowed("TRON");
+    expect((await cli(["chains"], env)).out.split("\n").find((l) => l.startsWith("TRON "))).toMatch(/^TRON\s+healthy\s+main \(mainnet, 728126428\)\s/);
+    const json = JSON.parse((await cli(["chains", "--json"], env)).out) as { chain: string; state: string; networkName: string | null }[];
+    expect(json.map((c) => c.chain)).toEqual(["BITCOIN", "LITECOIN", "BITCOIN_CASH", "ETHEREUM", "TRON"]);
+    expect(json.find((c) => c.chain === "TRON")?.networkName).toBe("mainnet");
     expect((await cli(["chains", "extra"], env)).code).toBe(2);
   });
 

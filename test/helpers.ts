@@ -1,6 +1,6 @@
 import { expect } from "vitest";
 import { chainCursors } from "@/db/schema";
-import { coinsOfChain, tokenContractsOn } from "@/domain/watched-chains";
+import { coinsOfChain, tokenContractsOn, trc20ContractsOn, TRON_MAINNET_CHAIN_ID } from "@/domain/watched-chains";
 import { getDb } from "@/db/client";
 import { createBusiness } from "@/lib/businesses/businesses";
 import { TEST_EXTENDED_PUBLIC_KEYS } from "@/lib/wallets/derive";
@@ -156,18 +156,18 @@ export async function expectProblem(
  * What a chain's watcher writes after a successful tick, without a node: the chain is healthy on
  * `network` and its coins are offered to live businesses. For tests of offering and deriving;
  * the watcher itself is tested against real nodes (test/chains). Rows are per chain and the
- * database may be shared by test files, so each chain is always marked the same way: BITCOIN
- * and ETHEREUM on mainnet, LITECOIN on regtest, as the test that follows a real regtest
+ * database may be shared by test files, so each chain is always marked the same way: BITCOIN,
+ * ETHEREUM and TRON on mainnet, LITECOIN on regtest, as the test that follows a real regtest
  * litecoind writes it (test/chains/watch-chains.test.ts).
  */
 export async function chainFollowed(
-  chain: "BITCOIN" | "ETHEREUM" | "LITECOIN",
+  chain: "BITCOIN" | "ETHEREUM" | "LITECOIN" | "TRON",
   o: { network?: "main" | "test" | "regtest"; chainId?: number } = {},
 ) {
   const db = await getDb();
   const now = new Date();
-  const chainId = chain === "ETHEREUM" ? (o.chainId ?? 1) : null;
-  const tokens = chain === "ETHEREUM" ? tokenContractsOn(chainId!, {}) : {};
+  const chainId = chain === "ETHEREUM" ? (o.chainId ?? 1) : chain === "TRON" ? (o.chainId ?? TRON_MAINNET_CHAIN_ID) : null;
+  const tokens = chain === "ETHEREUM" ? tokenContractsOn(chainId!, {}) : chain === "TRON" ? trc20ContractsOn(chainId!, {}) : {};
   const health = { network: o.network ?? "main", chainId, coins: coinsOfChain(chain, tokens), tickedAt: now };
   // A cursor a real follower in another test file moves is left where it is: only its health is refreshed.
   await db

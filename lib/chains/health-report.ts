@@ -10,6 +10,7 @@ export function chainReport(h: ChainHealth) {
     endpoint: h.endpoint,
     network: h.network,
     chainId: h.chainId,
+    networkName: h.networkName,
     state: h.state,
     tip: h.tip,
     cursor: h.cursor,

@@ -4,7 +4,7 @@ import type { ChainCursorRow } from "@/db/schema";
 import { config } from "@/lib/config";
 import type { CoinName } from "@/domain/coins";
 import type { ChainNet } from "@/lib/wallets/derive";
-import { WATCHED_CHAINS, type WatchedChain } from "@/domain/watched-chains";
+import { networkNameOf, WATCHED_CHAINS, type WatchedChain } from "@/domain/watched-chains";
 
 /**
  * Whether each chain can take payments now, from what its watcher last wrote (chain_cursors):
@@ -38,6 +38,8 @@ export type ChainHealth = {
   endpoint: string | null;
   network: ChainNet | null;
   chainId: number | null;
+  /** TRON's network by name (mainnet, Nile, Shasta, private); null where `network` says it all. */
+  networkName: string | null;
   tip: number | null;
   cursor: number | null;
   lag: number | null;
@@ -67,6 +69,7 @@ export function chainHealth(chain: WatchedChain, url: string | undefined, row: C
     endpoint: url === undefined ? null : endpointOf(url),
     network,
     chainId: row?.chainId ?? null,
+    networkName: network === null ? null : networkNameOf(chain, row?.chainId ?? null),
     tip: row?.tip ?? null,
     cursor: row?.height ?? null,
     lag: row?.tip != null && row.height != null ? Math.max(0, row.tip - row.height) : null,

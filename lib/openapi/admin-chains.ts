@@ -14,6 +14,7 @@ export const ChainHealthSchema = z
     endpoint: z.string().nullable().meta({ description: "The node's address, without credentials." }),
     network: z.enum(["main", "test", "regtest"]).nullable().meta({ description: "The network the node reported; null until it has answered." }),
     chainId: z.number().int().nullable().meta({ format: "int64", description: "An EVM node's chain id, or TRON's (the last 4 bytes of its genesis block id: 728126428 mainnet, 3448148188 Nile, 2494104990 Shasta, any other a private network); null for the Bitcoin family." }),
+    networkName: z.string().nullable().meta({ description: "TRON's network by name, from its chain id: mainnet, Nile, Shasta or private; null for the other chains." }),
     state: z.enum(["healthy", "starting", "failing", "stalled", "not configured"]).meta({
       description:
         "`healthy`: followed within the last minute and its tip advancing; `starting`: configured, not followed yet; `failing`: no successful tick for a minute (see `lastError`); `stalled`: the node answers but its tip has not moved for longer than the chain's blocks ever take (not on regtest). Only a healthy chain's coins are offered to customers of live businesses.",
