@@ -75,7 +75,8 @@ describe("TRON deposit addresses of live businesses", () => {
     const abandon = wallet(`${"abandon ".repeat(11)}about`);
     expect([abandon.xpub, abandon.address(0)]).toEqual([TEST_EXTENDED_PUBLIC_KEYS.TRON, "TUEZSdKsoDHQMeZwihtdoBiN46zxhGWYdH"]);
     const { xpub, address: walletAddress } = wallet(generateMnemonic(wordlist));
-    const b = await newBusiness({ mode: "live", extendedPublicKeys: { TRON: xpub } });
+    // Its payments live a day: a file sharing the database may expire every payment due within hours.
+    const b = await newBusiness({ mode: "live", extendedPublicKeys: { TRON: xpub }, paymentLifetimeSeconds: 86_400 });
     chainFile.retire(b.businessId);
     const first = await createPayment(b);
     const second = await createPayment(b);
