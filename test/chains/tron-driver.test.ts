@@ -1,16 +1,14 @@
 import { createServer, type Server } from "node:http";
-import { eq } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { getDb, type Db } from "@/db/client";
 import { listTransfers } from "@/db/queries/charges";
-import { chainCursors } from "@/db/schema";
 import type { CoinName } from "@/domain/coins";
 import { tronDriver } from "@/lib/chains/tron/driver";
 import { reconcilePayment } from "@/lib/payments/reconcile";
 import { oneChainFileAtATime } from "../serial";
 import { freePort } from "./nodes/free-port";
 import { startTronNode, type TronNode } from "./nodes/tron-node";
-import { tronLivePayment, tronWatcher } from "./tron-live-payment";
+import { freshTronCursor, tronLivePayment, tronWatcher } from "./tron-live-payment";
 
 /**
  * The TRON driver (lib/chains/tron/driver.ts), as the runner's job uses it, against fake java-tron
@@ -77,12 +75,13 @@ describe("TRON driver: the provider's key and the safety net", () => {
 
   beforeAll(async () => {
     db = await getDb();
-    // The chain's own cursor, as on a service's first start (a shared database keeps other files' rows; files take turns).
-    await db.delete(chainCursors).where(eq(chainCursors.chain, "TRON"));
-    node = await startTronNode({ apiKey: "provider-key" });
+    await freshTronCursor(db);
+    node = await startTronNode({ apiKey: "provider-key", network: "mainnet" });
     usdt = node.deployToken({ symbol: "USDT", decimals: 6 });
   });
   afterAll(async () => node?.stop());
+  // A mainnet node: the built-in USDC contract is not on it, and each identify logs its refusal.
+  beforeEach(() => void vi.spyOn(console, "error").mockImplementation(() => {}));
   afterEach(() => vi.restoreAllMocks());
 
   it("sends TRON-PRO-API-KEY on every request; without it the node answers 401 and identify fails", async () => {
@@ -123,7 +122,7 @@ describe("TRON driver: the provider's key and the safety net", () => {
     await node.sendTrx(payer, trx.address, trx.units);
     await node.sendToken(payer, usdt.address, tether.address, tether.units - 1n);
     await node.mine();
-    await db.delete(chainCursors).where(eq(chainCursors.chain, "TRON"));
+    await freshTronCursor(db);
     expect(await driver.tick(db, id, { owner: "a", ...tick })).toMatchObject({ followed: true, from: null, to: node.head() });
     await node.sendTrx(payer, watched.address, watched.units);
     await node.mine();

@@ -4,7 +4,7 @@ import { expect } from "vitest";
 import type { Db } from "@/db/client";
 import { listChainCursors } from "@/db/queries/chain-cursors";
 import { findCharge, listTransfers } from "@/db/queries/charges";
-import { businesses, payments } from "@/db/schema";
+import { businesses, chainCursors, payments } from "@/db/schema";
 import type { CoinName } from "@/domain/coins";
 import type { CreateBusinessInput } from "@/lib/businesses/schemas";
 import { selectCoin } from "@/lib/checkout/select";
@@ -74,4 +74,14 @@ export function tronWatcher(db: Db, node: TronNode, tokens: () => ReadonlyMap<st
     transfersOf: (id: string) => listTransfers(db, id),
     cursorOf: async (o: TronFollowOptions) => (await listChainCursors(db)).find((c) => c.chain === o.cursor)!,
   };
+}
+
+/**
+ * The chain's own cursor ("TRON", which the driver and the runner's job follow) as on a service's
+ * first start: no block read and no lease. Its health (network, coins, last tick) stays: a file
+ * sharing the database may be reading it, and every file marks TRON the same way, a mainnet node
+ * (test/helpers.ts chainFollowed), so the files following the cursor run mainnet nodes.
+ */
+export async function freshTronCursor(db: Db) {
+  await db.update(chainCursors).set({ height: null, blockHash: null, recent: [], leaseOwner: null, leaseUntil: null }).where(eq(chainCursors.chain, "TRON"));
 }
