@@ -29,7 +29,7 @@ export type Options = {
   serverNodeArgs: string[];
   /** Keep the seeded store and reuse it on the next run with as many payments (bench/store.ts). */
   reuseStore: boolean;
-  /** `--chains`: the chain watchers against litecoind and anvil (bench/chains/), instead of the HTTP run. */
+  /** `--chains`: the chain watchers against litecoind, anvil and the fake java-tron node (bench/chains/), instead of the HTTP run. */
   chains: ChainName[] | null;
   /** Payments per chain for the chain watchers' latency. */
   chainSamples: number;
@@ -39,7 +39,8 @@ export type Options = {
   catchUp: number;
 };
 
-export type ChainName = "litecoin" | "ethereum";
+export type ChainName = "litecoin" | "ethereum" | "tron";
+const CHAIN_NAMES: readonly ChainName[] = ["litecoin", "ethereum", "tron"];
 
 const USAGE = `npm run bench -- [options]
   --db pglite|postgres|both   database(s) (default: postgres when DATABASE_URL is set, else pglite)
@@ -58,8 +59,9 @@ const USAGE = `npm run bench -- [options]
   --reuse-store               keep the seeded store, and reuse it in a later run with the same --payments
                               instead of seeding again (A/B pairs at a million; what a run writes stays
                               in the store, so not for figures of record; not with --scale)
-  --chains [litecoin,ethereum]  the chain watchers instead (bench/chains/): webhook latency against litecoind and
-                              anvil, scan cost per block by watched addresses, catch-up (no server; ~7 min)
+  --chains [litecoin,ethereum,tron]  the chain watchers instead (bench/chains/): webhook latency against litecoind,
+                              anvil and the fake java-tron node (test/chains/nodes/tron-node.ts), scan cost per block
+                              by watched addresses, catch-up (no server; ~10 min; tron alone needs neither litecoind nor anvil)
   --chain-samples N           payments per chain for the latency (default 30)
   --chain-watched 100,10000,100000  watched addresses per chain for the scan cost
   --catch-up N                blocks mined while the watchers stand still, then read by one tick (default 1000; 0: none)
@@ -126,10 +128,10 @@ export function parseOptions(argv: string[]): Options {
       case "--chains":
         o.chains = argv[i + 1] && !argv[i + 1].startsWith("--")
           ? next().split(",").map((c) => {
-              if (c !== "litecoin" && c !== "ethereum") throw new Error(`--chains: ${c}?\n\n${USAGE}`);
-              return c;
+              if (!CHAIN_NAMES.includes(c as ChainName)) throw new Error(`--chains: ${c}?\n\n${USAGE}`);
+              return c as ChainName;
             })
-          : ["litecoin", "ethereum"];
+          : [...CHAIN_NAMES];
         break;
       case "--chain-samples": o.chainSamples = ints(next())[0]; break;
       case "--chain-watched": o.chainWatched = ints(next()).sort((a, b) => a - b); break;

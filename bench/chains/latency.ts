@@ -3,12 +3,14 @@ import { startTimestampingReceiver } from "../receiver";
 import type { EvmBench } from "./evm";
 import type { LitecoinBench } from "./litecoin";
 import { quantiles, type Quantiles } from "./stats";
+import type { TronBench } from "./tron";
 
 /**
  * Latency of the real pipeline: the embedded runner's jobs (lib/background/runner.ts JOBS:
  * follow-chains every CHAIN_POLL_MS, deliver-webhooks, expire-payments) run in this process on
  * the runner's 250 ms interval, against litecoind and anvil, for a live business whose webhook
- * URL is a local receiver that timestamps each arrival. Each sample is split at two instants
+ * URL is a local receiver that timestamps each arrival (TRON: the fake java-tron node, serving from
+ * this process, mines only when the bench asks). Each sample is split at two instants
  * the service records: the start of the follow-chains tick that changed the status (the
  * runner's `now`, which the orchestrator keeps as the chain's lastTickAt) and the status
  * change itself (its timeline entry's time, written in the change's transaction):
@@ -59,7 +61,7 @@ export type LatencyFigures = {
   pollMs: number;
   runnerMs: number;
   rows: { chain: string; event: string; from: string; count: number; total: Quantiles; wait: Quantiles; processing: Quantiles; delivery: Quantiles }[];
-  /** follow-chains runs that followed the chains: their whole duration (both chains, concurrently). */
+  /** follow-chains runs that followed the chains: their whole duration (every chain, concurrently). */
   ticks: Quantiles & { count: number };
   missing: string[];
   samples: LatencySample[];
@@ -75,7 +77,8 @@ type Pending = Paid & { sentAt?: number };
  * the next payment. A payment is confirmed `required` times by the step `steps` later: the
  * confirmations needed come from those steps' blocks; the step's blocks are the reference of
  * its COMPLETED sample, its own step's broadcast (Bitcoin family: seen in the mempool) or block
- * (EVM: anvil mines the transaction at once) the reference of its PENDING one. Its PENDING and
+ * (EVM: anvil mines the transaction at once; TRON: the bench mines it at once) the reference of
+ * its PENDING one. Its PENDING and
  * COMPLETED changes are at least two steps (6 s) apart: never in one tick.
  */
 async function sampleChain(o: {
@@ -111,7 +114,8 @@ export async function measureLatency(o: {
   receiver: Receiver;
   ltc: LitecoinBench | null;
   evm: EvmBench | null;
-  newPayment: (coin: "LITECOIN" | "ETHEREUM") => Promise<Paid>;
+  tron: TronBench | null;
+  newPayment: (coin: "LITECOIN" | "ETHEREUM" | "TRON") => Promise<Paid>;
   samples: number;
   log: (s: string) => void;
 }): Promise<LatencyFigures> {
@@ -121,7 +125,7 @@ export async function measureLatency(o: {
   try {
     // The first ticks start each chain's cursor at its tip and mark the chains healthy: their coins are offered from then on.
     const deadline = Date.now() + 30_000;
-    const wanted = [o.ltc && "LITECOIN", o.evm && "ETHEREUM"].filter(Boolean) as string[];
+    const wanted = [o.ltc && "LITECOIN", o.evm && "ETHEREUM", o.tron && "TRON"].filter(Boolean) as string[];
     while (!wanted.every((c) => runner.ticks.some((t) => t.chains.includes(c)))) {
       if (Date.now() > deadline) throw new Error(`the runner did not follow ${wanted.join(", ")} within 30 s`);
       await sleep(100);
@@ -172,6 +176,33 @@ export async function measureLatency(o: {
         }).then((paid) => ({ chain: "ETHEREUM", paid })),
       );
     }
+    if (o.tron) {
+      const tron = o.tron;
+      const first = await o.newPayment("TRON");
+      // Complete once its block is solidified, `required` deep: 1 + 9 after one step (and the next payment's block), 20 after two.
+      const m = 9;
+      if (!(1 + m + 1 < first.required && first.required <= 2 * m + 2)) throw new Error(`${first.required} confirmations are not reached in the second step of ${m} blocks`);
+      o.log(`latency: ${o.samples} TRX payments (solidified at ${first.required} confirmations: ${m} blocks and the next payment's per step), a step every ${stepMs[0] / 1000}-${stepMs[1] / 1000} s`);
+      let pending: Paid | null = first;
+      loops.push(
+        sampleChain({
+          samples: o.samples,
+          steps: 2,
+          newPayment: async () => {
+            const p = pending ?? (await o.newPayment("TRON"));
+            pending = null;
+            return p;
+          },
+          mine: () => tron.mine(m),
+          pay: async (p) => {
+            await tron.pay([{ to: p.address, coin: "TRON", units: p.units }]);
+            await tron.mine(1);
+          },
+          filler: () => tron.mine(1),
+          stepMs,
+        }).then((paid) => ({ chain: "TRON", paid })),
+      );
+    }
     const chains = await Promise.all(loops);
     const expected = chains.flatMap((c) => c.paid.flatMap((p) => [`${p.id} PAYMENT_PENDING`, `${p.id} PAYMENT_COMPLETED`]));
     const arrived = () => new Set(o.receiver.arrivals.map((a) => `${a.paymentId} ${a.type}`));
@@ -204,6 +235,8 @@ export async function measureLatency(o: {
       "LITECOIN COMPLETED": "2nd confirmation's block → COMPLETED",
       "ETHEREUM PENDING": "transfer's block → PENDING",
       "ETHEREUM COMPLETED": "12th confirmation's block → COMPLETED",
+      "TRON PENDING": "transfer's block → PENDING",
+      "TRON COMPLETED": "block solidifying it → COMPLETED",
     };
     const rows = chains.flatMap(({ chain }) =>
       (["PENDING", "COMPLETED"] as const).map((event) => {

@@ -37,7 +37,7 @@ export function chainsTable(r: ChainsResult): string {
         `${`${row.chain} ${row.from} (${row.count})`.padEnd(53)}│ ${pad(ms(row.total.p50), 9)} ${pad(ms(row.total.p99), 5)} ${pad(ms(row.total.max), 5)} │ ${pad(ms(row.wait.p50), 8)} ${pad(ms(row.wait.p99), 5)} │ ${pad(ms(row.processing.p50), 15)} ${pad(ms(row.processing.p99), 4)} │ ${pad(ms(row.delivery.p50), 18)} ${pad(ms(row.delivery.p99), 4)}`,
       );
     }
-    out.push(`follow-chains ticks (both chains at once): ${l.ticks.count}, p50 ${ms(l.ticks.p50)} ms, p99 ${ms(l.ticks.p99)} ms, max ${ms(l.ticks.max)} ms`);
+    out.push(`follow-chains ticks (${[...new Set(l.rows.map((row) => row.chain))].length > 1 ? "the chains at once" : "one chain"}): ${l.ticks.count}, p50 ${ms(l.ticks.p50)} ms, p99 ${ms(l.ticks.p99)} ms, max ${ms(l.ticks.max)} ms`);
     if (l.missing.length) out.push(`missing webhooks: ${l.missing.join("; ")}`);
   }
   const s = r.scan;
@@ -45,17 +45,24 @@ export function chainsTable(r: ChainsResult): string {
     for (const c of s.chains) {
       out.push(
         "",
-        `${c.chain}: tick cost by watched addresses, ms (blocks of ${c.txsPerBlock} transactions to random addresses; "paid": + ${c.watchedPerBlock} to watched ones, "+ payments" what they add to a 1-block tick)`,
-        `${pad("watched", 8)} │ load: query  Set │ idle tick p50  p99 │ 1-block tick p50  p99 │ 10-block tick │ per block  RPC  read │ paid tick p50  p99 │ + payments │ set read whole each tick: idle p50  1-block p50 │ kept ÷ whole: idle 1-block`,
+        `${c.chain}: tick cost by watched addresses, ms (blocks of ${c.traffic ?? `${c.txsPerBlock} transactions to random addresses`}; "paid": + ${c.watchedPerBlock} to watched ones, "+ payments" what they add to a 1-block tick)`,
+        `${pad("watched", 8)} │ load: query  Set │ idle tick p50  p99 │ 1-block tick p50  p99 │ 10-block tick │ per block  RPC  read  CPU │ paid tick p50  p99 │ + payments │ set read whole each tick: idle p50  1-block p50 │ kept ÷ whole: idle 1-block`,
       );
       for (const z of c.sizes) {
         out.push(
-          `${pad(n(z.watched), 8)} │ ${pad(ms(z.loadQueryMs), 11)} ${pad(ms(z.loadBuildMs), 4)} │ ${pad(ms(z.idleTick.p50), 13)} ${pad(ms(z.idleTick.p99), 4)} │ ${pad(ms(z.scanTick.p50), 16)} ${pad(ms(z.scanTick.p99), 4)} │ ${pad(ms(z.tenBlockTickMs), 13)} │ ${pad(ms(z.scanPerBlockMs), 9)} ${pad(ms(z.scanRpcMs), 4)} ${pad(ms(z.blockReadMs), 5)} │ ${pad(ms(z.paidTick.p50), 13)} ${pad(ms(z.paidTick.p99), 4)} │ ${pad(ms(z.paidPerBlockMs), 10)} │ ${pad(ms(z.idleTickReloading?.p50 ?? NaN), 31)} ${pad(ms(z.scanTickReloading?.p50 ?? NaN), 12)} │ ${pad(ratio(z.idleTick.p50, z.idleTickReloading?.p50), 17)} ${pad(ratio(z.scanTick.p50, z.scanTickReloading?.p50), 7)}`,
+          `${pad(n(z.watched), 8)} │ ${pad(ms(z.loadQueryMs), 11)} ${pad(ms(z.loadBuildMs), 4)} │ ${pad(ms(z.idleTick.p50), 13)} ${pad(ms(z.idleTick.p99), 4)} │ ${pad(ms(z.scanTick.p50), 16)} ${pad(ms(z.scanTick.p99), 4)} │ ${pad(ms(z.tenBlockTickMs), 13)} │ ${pad(ms(z.scanPerBlockMs), 9)} ${pad(ms(z.scanRpcMs), 4)} ${pad(ms(z.blockReadMs), 5)} ${pad(ms(z.scanPerBlockCpuMs ?? NaN), 4)} │ ${pad(ms(z.paidTick.p50), 13)} ${pad(ms(z.paidTick.p99), 4)} │ ${pad(ms(z.paidPerBlockMs), 10)} │ ${pad(ms(z.idleTickReloading?.p50 ?? NaN), 31)} ${pad(ms(z.scanTickReloading?.p50 ?? NaN), 12)} │ ${pad(ratio(z.idleTick.p50, z.idleTickReloading?.p50), 17)} ${pad(ratio(z.scanTick.p50, z.scanTickReloading?.p50), 7)}`,
         );
       }
       if (c.blockRead) {
         const b = c.blockRead;
         out.push(`  one block's getblock … 2: ${n(b.bytes)} bytes; answer ${ms(b.fetchMs)} ms, parsed by lossless-json ${ms(b.losslessParseMs)} ms (JSON.parse ${ms(b.jsonParseMs)} ms)`);
+      }
+      if (c.tronRead) {
+        const t = c.tronRead;
+        out.push(
+          `  one block's reads (${t.txs} transactions): getblock with them ${n(t.blockBytes)} bytes, gettransactioninfobyblocknum ${n(t.infosBytes)} bytes;` +
+            ` the node's answers ${ms(t.nodeMs)} ms (served in this process), through the watcher's client ${ms(t.clientMs)} ms`,
+        );
       }
       if (c.recent) {
         const k = c.recent;
@@ -72,7 +79,7 @@ export function chainsTable(r: ChainsResult): string {
         const k = c.catchUp;
         out.push(
           `  catch-up: ${n(k.blocks)} blocks (${k.txsPerBlock} transactions each) with ${n(k.watched)} watched, one tick: ${k.seconds.toFixed(2)} s = ${n(k.blocksPerSecond)} blocks/s, ${k.transfers} transfers found` +
-            ` (RPC ${(Object.values(k.rpc).reduce((a, x) => a + x.ms, 0) / 1000).toFixed(2)} s)`,
+            ` (RPC ${(Object.values(k.rpc).reduce((a, x) => a + x.ms, 0) / 1000).toFixed(2)} s${k.cpuSeconds === undefined ? "" : `; this process's CPU ${k.cpuSeconds.toFixed(2)} s`})`,
         );
       }
     }

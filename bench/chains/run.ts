@@ -1,10 +1,12 @@
 /**
- * `npm run bench -- --chains`: the chain watchers against real nodes, in this process (no HTTP
- * server): litecoind -regtest and anvil started as the tests start them, the service's database
- * (PGlite in a fresh DATA_DIR, or PostgreSQL with --db postgres), and
+ * `npm run bench -- --chains`: the chain watchers against nodes, in this process (no HTTP
+ * server): litecoind -regtest, anvil and the fake java-tron node started as the tests start them
+ * (the last serves from this process: no TRON node can run here), the service's database (PGlite
+ * in a fresh DATA_DIR, or PostgreSQL with --db postgres), and
  * 1. latency.ts: block (or broadcast) → PENDING / COMPLETED webhook, with the embedded runner's jobs;
  * 2. scan.ts: a tick's cost per block against 100 … 100 000 watched addresses, and the catch-up
  *    after 1 000 blocks of downtime.
+ * `--chains tron` needs neither litecoind nor anvil.
  * Prints a table and appends the raw figures to bench/results/<date>-chains.json.
  */
 import os from "node:os";
@@ -17,6 +19,7 @@ import { measureLatency, startReceiver, type Paid } from "./latency";
 import { startLitecoinBench, type LitecoinBench } from "./litecoin";
 import { chainsTable, writeChainsResult, type ChainsResult } from "./report";
 import { measureScan } from "./scan";
+import { startTronBench, type TronBench } from "./tron";
 
 const log = (s: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${s}`);
 const load = () => os.loadavg().map((l) => Math.round(l * 100) / 100);
@@ -26,23 +29,32 @@ export async function runChains(o: Options): Promise<void> {
   const chains = o.chains!;
   let ltc: LitecoinBench | null = null;
   let evm: EvmBench | null = null;
+  let tron: TronBench | null = null;
   const receiver = await startReceiver();
   const target = await prepareTarget(kind, o);
   try {
     // The nodes first: the service's configuration (read once per process) names them.
     if (chains.includes("litecoin")) ltc = await startLitecoinBench({ keys: 200, unitsPerKey: 200_000_000n });
     if (chains.includes("ethereum")) evm = await startEvmBench();
+    if (chains.includes("tron")) tron = await startTronBench();
     pointThisProcessAt(target, o.port);
-    for (const k of ["BITCOIN_RPC_URL", "BITCOIN_CASH_RPC_URL", "LITECOIN_RPC_URL", "ETHEREUM_RPC_URL", "ETHEREUM_TOKEN_CONTRACTS", "RATE_PROVIDERS"]) delete process.env[k];
+    const unset = ["BITCOIN_RPC_URL", "BITCOIN_CASH_RPC_URL", "LITECOIN_RPC_URL", "ETHEREUM_RPC_URL", "ETHEREUM_TOKEN_CONTRACTS", "TRON_RPC_URL", "TRON_API_KEY", "TRON_TOKEN_CONTRACTS"];
+    for (const k of [...unset, "RATE_PROVIDERS"]) delete process.env[k];
     Object.assign(process.env, {
       // A live business quotes from market rates or a pinned table: the built-in figures, pinned.
       RATES_FILE: new URL("../../test/fixtures/pinned-rates.json", import.meta.url).pathname,
       ...(ltc ? { LITECOIN_RPC_URL: ltc.url } : {}),
       ...(evm ? { ETHEREUM_RPC_URL: evm.url } : {}),
+      // The node's USDT as the Tether coin (CONTRACT_TRC20_USDT follows it), as an operator configures a private network's.
+      ...(tron ? { TRON_RPC_URL: tron.url, TRON_TOKEN_CONTRACTS: JSON.stringify({ TRX_TETHER: tron.usdt.address }) } : {}),
       // The live business's webhook URL is this process's receiver on 127.0.0.1.
       WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
     });
-    const nodes = { ...(ltc ? { litecoin: await ltc.version() } : {}), ...(evm ? { ethereum: await evm.version() } : {}) };
+    const nodes = {
+      ...(ltc ? { litecoin: await ltc.version() } : {}),
+      ...(evm ? { ethereum: await evm.version() } : {}),
+      ...(tron ? { tron: await tron.version() } : {}),
+    };
     const db = await openDb();
     const { getDb } = await import("@/db/client");
     log(`${kind}: ${target.databaseUrl ?? target.dataDir}; nodes ${Object.values(nodes).join(", ")}; load ${load().join(" ")}`);
@@ -61,17 +73,23 @@ export async function runChains(o: Options): Promise<void> {
     const { findCharge } = await import("@/db/queries/charges");
     const { TEST_EXTENDED_PUBLIC_KEYS } = await import("@/lib/wallets/derive");
     const { LITECOIN_REGTEST_TPUB } = await import("../../test/chains/nodes/litecoind");
+    const enabledCoins = [...(ltc ? ["LITECOIN" as const] : []), ...(evm ? ["ETHEREUM" as const] : []), ...(tron ? ["TRON" as const, "TRX_TETHER" as const] : [])];
+    const extendedPublicKeys = {
+      ...(ltc ? { LITECOIN: LITECOIN_REGTEST_TPUB } : {}),
+      ...(evm ? { ETHEREUM: TEST_EXTENDED_PUBLIC_KEYS.ETHEREUM } : {}),
+      ...(tron ? { TRON: TEST_EXTENDED_PUBLIC_KEYS.TRON } : {}),
+    };
     let shop: Awaited<ReturnType<typeof findBusiness>> | undefined;
     let seq = 0;
     /** A live business's payment and its charge, made as the API and the checkout make them. */
-    async function newPayment(coin: "LITECOIN" | "ETHEREUM"): Promise<Paid> {
+    async function newPayment(coin: "LITECOIN" | "ETHEREUM" | "TRON"): Promise<Paid> {
       if (!shop) {
         const { businessId } = await createBusiness(db, {
           name: "Chain bench shop",
           mode: "live",
           webhookUrl: receiver.url,
-          enabledCoins: [...(ltc ? ["LITECOIN" as const] : []), ...(evm ? ["ETHEREUM" as const] : [])],
-          extendedPublicKeys: { LITECOIN: LITECOIN_REGTEST_TPUB, ETHEREUM: TEST_EXTENDED_PUBLIC_KEYS.ETHEREUM },
+          enabledCoins,
+          extendedPublicKeys,
         } as Parameters<typeof createBusiness>[1]);
         shop = await findBusiness(db, businessId);
       }
@@ -81,7 +99,7 @@ export async function runChains(o: Options): Promise<void> {
       return { id, address: charge.address, units: BigInt(charge.quotedUnits), required: charge.requiredConfirmations };
     }
 
-    result.latency = await measureLatency({ db, getDb, receiver, ltc, evm, newPayment, samples: o.chainSamples, log });
+    result.latency = await measureLatency({ db, getDb, receiver, ltc, evm, tron, newPayment, samples: o.chainSamples, log });
     result.load.afterLatency = load();
     log(`latency done; load ${result.load.afterLatency.join(" ")}`);
 
@@ -89,13 +107,15 @@ export async function runChains(o: Options): Promise<void> {
       name: "Chain bench watched",
       mode: "live",
       webhookUrl: receiver.url,
-      enabledCoins: [...(ltc ? ["LITECOIN" as const] : []), ...(evm ? ["ETHEREUM" as const] : [])],
+      enabledCoins,
+      extendedPublicKeys,
     } as Parameters<typeof createBusiness>[1]);
     result.scan = await measureScan({
       db,
       businessId,
       ltc,
       evm,
+      tron,
       sizes: o.chainWatched,
       blocksPerSize: 5,
       txsPerBlock: 100,
@@ -114,6 +134,7 @@ export async function runChains(o: Options): Promise<void> {
     await receiver.close();
     await ltc?.stop();
     await evm?.stop();
+    await tron?.stop();
     target.cleanup();
   }
 }

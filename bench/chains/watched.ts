@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { COINS } from "@/domain/coins";
+import { COINS, type CoinName } from "@/domain/coins";
 import { requiredConfirmations } from "@/lib/chains/confirmations";
 import { query } from "../db";
 
@@ -14,7 +14,7 @@ import { query } from "../db";
  */
 export async function seedWatched(
   db: Db,
-  o: { businessId: number; coin: "LITECOIN" | "ETHEREUM"; addresses: string[]; units: bigint; rate: string },
+  o: { businessId: number; coin: CoinName; addresses: string[]; units: bigint; rate: string },
 ): Promise<void> {
   const [{ id: customerId }] = await query<{ id: number }>(
     db,
