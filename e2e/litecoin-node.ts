@@ -1,4 +1,5 @@
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
+import { freePortSync } from "./free-port-sync";
 
 /**
  * Where the live Litecoin flow's regtest node listens (e2e/live-litecoin.spec.ts). The webServer's
@@ -26,13 +27,6 @@ const PASSWORD = "e2e-regtest-only";
 
 export function litecoindInstalled(): boolean {
   return spawnSync("litecoind", ["-version"]).error === undefined;
-}
-
-/** A TCP port nothing on 127.0.0.1 listens on now, found synchronously (the config cannot await). */
-function freePortSync(): number {
-  const script = `const s = require("node:net").createServer();
-s.listen(0, "127.0.0.1", () => { process.stdout.write(String(s.address().port)); s.close(); });`;
-  return Number(execFileSync(process.execPath, ["-e", script], { encoding: "utf8" }));
 }
 
 if (process.env[PORT_ENV] === undefined) {

@@ -1,4 +1,4 @@
-import { execFileSync } from "node:child_process";
+import { freePortSync } from "./free-port-sync";
 
 /**
  * Where the e2e server's market rates come from: one local mock of Kraken, Coinbase and CoinGecko
@@ -15,13 +15,6 @@ const PORT_ENV = "E2E_MARKET_MOCK_PORT";
 export const E2E_RATE_REFRESH_SECONDS = 5;
 export const E2E_RATE_MAX_AGE_SECONDS = 15;
 export const E2E_RATE_PROVIDER_TIMEOUT_SECONDS = 2;
-
-/** A TCP port nothing on 127.0.0.1 listens on now, found synchronously (the config cannot await). */
-function freePortSync(): number {
-  const script = `const s = require("node:net").createServer();
-s.listen(0, "127.0.0.1", () => { process.stdout.write(String(s.address().port)); s.close(); });`;
-  return Number(execFileSync(process.execPath, ["-e", script], { encoding: "utf8" }));
-}
 
 if (process.env[PORT_ENV] === undefined) process.env[PORT_ENV] = String(freePortSync());
 

@@ -1,4 +1,4 @@
-import { execFileSync } from "node:child_process";
+import { freePortSync } from "./free-port-sync";
 
 /**
  * The fake java-tron node the e2e server follows (test/chains/nodes/tron-node.ts), for the live
@@ -25,13 +25,6 @@ export const E2E_TRON_USDT = "TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf";
 export const E2E_TRON_PAYER_KEY = "8f2a6c1d4b7e9a0c3f5e8d1b6a4c7e2f9d0b3a5c8e1f4a7d2c6b9e0f3a5d8c1e";
 /** A block a second: three times a real node's pace, so 19 confirmations take ~19 s. */
 export const E2E_TRON_BLOCK_MS = 1_000;
-
-/** A TCP port nothing on 127.0.0.1 listens on now, found synchronously (the config cannot await). */
-function freePortSync(): number {
-  const script = `const s = require("node:net").createServer();
-s.listen(0, "127.0.0.1", () => { process.stdout.write(String(s.address().port)); s.close(); });`;
-  return Number(execFileSync(process.execPath, ["-e", script], { encoding: "utf8" }));
-}
 
 if (process.env[PORT_ENV] === undefined) process.env[PORT_ENV] = String(freePortSync());
 

@@ -51,3 +51,29 @@ export function expectVerified(secret: string, r: Received) {
   expect(r.headers["hook-id"]).toBe(r.headers["webhook-id"]);
   expect(r.headers["hook-id"]).toMatch(/^msg_/);
 }
+
+/**
+ * A payment paid on a chain, as its merchant's endpoint sees it: the five events in order
+ * (created, coin selected, pending, processing, completed), each verified with svix, for the
+ * business, carrying the payment's metadata, each with its own hook id. Returns them.
+ */
+export async function expectPaidOnChainWebhooks(
+  receiver: Receiver,
+  business: { webhookSecret: string; businessId: number },
+  paymentId: string,
+  metadata: Record<string, string>,
+): Promise<Received[]> {
+  const sequence = ["PAYMENT_CREATED", "PAYMENT_METHOD_SELECTED", "PAYMENT_PENDING", "PAYMENT_PROCESSING", "PAYMENT_COMPLETED"];
+  await expect
+    .poll(() => receiver.forPayment(paymentId).map((r) => r.event.EventType), { timeout: 10_000, intervals: [250] })
+    .toEqual(sequence);
+  const got = receiver.forPayment(paymentId);
+  for (const r of got) {
+    expectVerified(business.webhookSecret, r);
+    expect(r.event.ForPaymentEvents.BusinessId).toBe(business.businessId);
+    expect(r.event.ForPaymentEvents.Metadata).toEqual(metadata);
+  }
+  expect(new Set(got.map((r) => r.headers["hook-id"])).size).toBe(5);
+  expect(got.map((r) => r.event.ForPaymentEvents.Status)).toEqual(["AWAITING_PAYMENT", "AWAITING_PAYMENT", "PENDING", "PROCESSING", "COMPLETED"]);
+  return got;
+}

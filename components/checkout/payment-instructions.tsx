@@ -20,6 +20,21 @@ function isWalletUri(uri: string): boolean {
   return /^[a-z][a-z0-9+.-]*:/i.test(uri) && !/^(https?|javascript|data|vbscript):/i.test(uri);
 }
 
+/** An address to copy into the wallet: the deposit address, or the token's contract to check. */
+function AddressField({ label, value, what, testId }: { label: string; value: string; what: string; testId: string }) {
+  return (
+    <div className="rounded-xl bg-slate-50 p-3 ring-1 ring-slate-200 ring-inset">
+      <dt className="text-xs font-medium tracking-wide text-slate-500 uppercase">{label}</dt>
+      <dd className="mt-1 flex items-center justify-between gap-3">
+        <code className="min-w-0 font-mono text-sm break-all text-slate-900" data-testid={testId}>
+          {value}
+        </code>
+        <CopyButton value={value} what={what} />
+      </dd>
+    </div>
+  );
+}
+
 /** BTCPay-style payment box: QR code, amount and address with copy buttons, "Open in wallet". */
 export function PaymentInstructions({ coinName, symbol, amount, address, uri, tokenContract, network, heading }: Props) {
   return (
@@ -42,27 +57,14 @@ export function PaymentInstructions({ coinName, symbol, amount, address, uri, to
             <CopyButton value={amount} what="amount" />
           </dd>
         </div>
-        <div className="rounded-xl bg-slate-50 p-3 ring-1 ring-slate-200 ring-inset">
-          <dt className="text-xs font-medium tracking-wide text-slate-500 uppercase">{coinName} address</dt>
-          <dd className="mt-1 flex items-center justify-between gap-3">
-            <code className="min-w-0 font-mono text-sm break-all text-slate-900" data-testid="deposit-address">
-              {address}
-            </code>
-            <CopyButton value={address} what="address" />
-          </dd>
-        </div>
+        <AddressField label={`${coinName} address`} value={address} what="address" testId="deposit-address" />
         {tokenContract ? (
-          <div className="rounded-xl bg-slate-50 p-3 ring-1 ring-slate-200 ring-inset">
-            <dt className="text-xs font-medium tracking-wide text-slate-500 uppercase">
-              {symbol} token contract{network === "TRON" ? " (TRC-20)" : network === "ETHEREUM" ? " (ERC-20)" : ""}
-            </dt>
-            <dd className="mt-1 flex items-center justify-between gap-3">
-              <code className="min-w-0 font-mono text-xs break-all text-slate-700" data-testid="token-contract">
-                {tokenContract}
-              </code>
-              <CopyButton value={tokenContract} what="token contract" />
-            </dd>
-          </div>
+          <AddressField
+            label={`${symbol} token contract${network === "TRON" ? " (TRC-20)" : network === "ETHEREUM" ? " (ERC-20)" : ""}`}
+            value={tokenContract}
+            what="token contract"
+            testId="token-contract"
+          />
         ) : null}
       </dl>
       {isWalletUri(uri) ? (

@@ -85,3 +85,40 @@ export class WatchList {
 }
 
 const EMPTY: ReadonlyMap<string, readonly WatchedCharge[]> = new Map();
+
+/**
+ * The watch set of a chain with a native coin and token contracts (Ethereum, TRON): charges by
+ * address key, in two parts by how they are paid, "native" (the chain's own coin, a
+ * transaction's value) and "token" (a Transfer log). Only token coins a configured contract pays
+ * (`tokens`: contract → coins) are watched for logs: for the others nothing on the chain could
+ * pay them. `keyOf` spells a charge's address as blocks name it (null: none of this chain's).
+ */
+export function nativeAndTokenWatchList(
+  coins: readonly CoinName[],
+  native: ReadonlySet<CoinName>,
+  tokens: ReadonlyMap<string, readonly CoinName[]>,
+  keyOf: (address: string) => string | null,
+): WatchList {
+  const paidByContract = new Set([...tokens.values()].flat());
+  return new WatchList(coins, (c) => {
+    const part = native.has(c.coin) ? "native" : paidByContract.has(c.coin) ? "token" : null;
+    const key = part && keyOf(c.address);
+    return part && key ? { part, key } : null;
+  });
+}
+
+/**
+ * The charges a native or token transfer to `to` pays (a nativeAndTokenWatchList's): the chain's
+ * coin only its native charges, a contract's tokens only charges of a coin that contract pays.
+ * Anything else sent to the address (the native coin to a token charge, another token) is not
+ * the quoted coin: its base units are not the charge's, so it stays there for the merchant.
+ */
+export function chargesPaidBy(
+  watch: WatchList,
+  tokens: ReadonlyMap<string, readonly CoinName[]>,
+  m: { to: string; contract: string | null },
+): readonly WatchedCharge[] {
+  if (m.contract === null) return watch.part("native").get(m.to) ?? [];
+  const coins = tokens.get(m.contract) ?? [];
+  return (watch.part("token").get(m.to) ?? []).filter((c) => coins.includes(c.coin));
+}

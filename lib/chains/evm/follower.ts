@@ -6,7 +6,7 @@ import { COIN_NAMES, COINS, type CoinName } from "@/domain/coins";
 import { matchNativeTransfers, matchTokenTransfers, senderNonce, tokenContracts, type EvmMatch } from "./scan";
 import { evmTipOf, minedCount, readEvmBlock, readTransferLogs, senderOf, type EvmClient } from "./rpc";
 import { CursorWalk, type FollowerOptions, type FollowResult, type Whereabouts } from "../cursor-walk";
-import { WatchList } from "../watch-list";
+import { nativeAndTokenWatchList, type WatchList } from "../watch-list";
 
 export type EvmFollowOptions = FollowerOptions & {
   client: EvmClient;
@@ -24,18 +24,9 @@ export const EVM_COINS: readonly CoinName[] = COIN_NAMES.filter((c) => COINS[c].
 /** The coins paid in Ether itself, a transaction's value; the network's other coins are tokens. */
 const NATIVE_COINS: ReadonlySet<CoinName> = new Set(["ETHEREUM", "CONTRACT_ERC20_ETH"]);
 
-/**
- * The Ethereum watch set (watch-list.ts): the watched charges by lower-cased address, in two parts
- * by how they are paid, "native" (Ether, a transaction's value) and "token" (a Transfer log).
- * Only token coins a configured contract pays are watched for logs: for the others nothing on
- * this chain could pay them. Kept between ticks by the caller, for one set of contracts.
- */
+/** The Ethereum watch set (watch-list.ts), keyed by lower-cased address: nodes print addresses checksummed or not. */
 export function evmWatchList(tokens: EvmFollowOptions["tokens"]): WatchList {
-  const paidByContract = new Set([...tokens.values()].flat());
-  return new WatchList(EVM_COINS, (c) => {
-    const part = NATIVE_COINS.has(c.coin) ? "native" : paidByContract.has(c.coin) ? "token" : null;
-    return part && { part, key: c.address.toLowerCase() };
-  });
+  return nativeAndTokenWatchList(EVM_COINS, NATIVE_COINS, tokens, (address) => address.toLowerCase());
 }
 
 /** The watch set as a tick matches against it, and for each token coin the coins its contract pays (a match names one of them). */

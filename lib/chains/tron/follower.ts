@@ -1,9 +1,8 @@
 import type { Db } from "@/db/client";
-import type { WatchedCharge } from "@/db/queries/chain-watch";
 import type { SeenBlock } from "@/db/schema";
 import { COIN_NAMES, COINS, type CoinName } from "@/domain/coins";
 import { CursorWalk, type FollowerOptions, type FollowResult } from "../cursor-walk";
-import { WatchList } from "../watch-list";
+import { chargesPaidBy, nativeAndTokenWatchList, type WatchList } from "../watch-list";
 import { tronHexOf } from "./address";
 import { locateTronTx, readTronBlock, readTxInfos, tronSolidifiedOf, tronTipOf, type TronClient } from "./rpc";
 import { matchTrc20Transfers, matchTrxTransfers, type TronMatch } from "./scan";
@@ -27,33 +26,15 @@ const NATIVE_COINS: ReadonlySet<CoinName> = new Set(["TRON", "CONTRACT_TRC20_TRX
 /** TRON's solidification: a block 19 of the 27 super representatives built on is irreversible (lib/chains/confirmations.ts). */
 export const SOLIDIFIED_CONFIRMATIONS = 19;
 
-/**
- * The TRON watch set (watch-list.ts): the watched charges by hex address, in two parts by how they
- * are paid, "native" (TRX, a TransferContract) and "token" (a Transfer log). Only token coins a
- * configured contract pays are watched for logs.
- */
+/** The TRON watch set (watch-list.ts), keyed by lower-case hex address (41…). */
 export function tronWatchList(tokens: TronFollowOptions["tokens"]): WatchList {
-  const paidByContract = new Set([...tokens.values()].flat());
-  return new WatchList(TRON_COINS, (c) => {
-    const part = NATIVE_COINS.has(c.coin) ? "native" : paidByContract.has(c.coin) ? "token" : null;
-    if (!part) return null;
+  return nativeAndTokenWatchList(TRON_COINS, NATIVE_COINS, tokens, (address) => {
     try {
-      return { part, key: tronHexOf(c.address) };
+      return tronHexOf(address);
     } catch {
       return null; // not a TRON address: nothing on this chain can pay it
     }
   });
-}
-
-/**
- * The charges a match pays: TRX only TRX charges, a contract's tokens only charges of a coin that
- * contract pays. Anything else sent to the address stays there for the merchant: its units are
- * not the charge's coin.
- */
-function chargesPaid(watch: WatchList, tokens: TronFollowOptions["tokens"], m: TronMatch): readonly WatchedCharge[] {
-  if (m.contract === null) return watch.part("native").get(m.to) ?? [];
-  const coins = tokens.get(m.contract) ?? [];
-  return (watch.part("token").get(m.to) ?? []).filter((c) => coins.includes(c.coin));
 }
 
 type ReadBlock = SeenBlock & { matches: TronMatch[] };
@@ -125,7 +106,7 @@ export async function followTronChain(db: Db, o: TronFollowOptions): Promise<Fol
     }
     for (const block of blocks) {
       for (const m of block.matches) {
-        for (const charge of chargesPaid(watch, o.tokens, m)) await walk.record(charge, { txId: m.key, units: m.units, block });
+        for (const charge of chargesPaidBy(watch, o.tokens, m)) await walk.record(charge, { txId: m.key, units: m.units, block });
       }
       if (!(await walk.advance(block.height, block.hash))) return walk.cut();
     }
