@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { deliveryStateName, eventName } from "../names";
 import { buttonClass, formatTime, inputClass } from "./form-controls";
 
 type Attempt = { attemptedAt: string; succeeded: boolean; statusCode: number | null; latencyMs: number; error: string | null };
@@ -36,22 +37,26 @@ export function DeliveryLog({ base, page, status, statuses }: { base: string; pa
           <select id="delivery-status" name="status" defaultValue={status ?? ""} className={`${inputClass} w-44`}>
             <option value="">All</option>
             {statuses.map((s) => (
-              <option key={s} value={s}>{s}</option>
+              <option key={s} value={s}>{deliveryStateName(s).label} ({s})</option>
             ))}
           </select>
         </div>
         <button type="submit" className={buttonClass.secondary}>Filter</button>
       </form>
       <p className="text-sm text-slate-700" aria-live="polite">
-        {page.totalCount} {page.totalCount === 1 ? "delivery" : "deliveries"}{status ? ` ${status}` : ""}
+        {page.totalCount} {page.totalCount === 1 ? "delivery" : "deliveries"}{status ? ` ${deliveryStateName(status).label.toLowerCase()} (${status})` : ""}
       </p>
       {page.items.length ? (
         <ul className="space-y-3" aria-label="Webhook deliveries">
           {page.items.map((d) => (
             <li key={d.deliveryId} className="rounded-xl bg-white p-4 ring-1 ring-slate-200" data-testid="delivery-row" data-event-type={d.eventType} data-status={d.status}>
               <div className="flex flex-wrap items-center gap-2">
-                <span className="font-mono text-sm font-semibold text-slate-900">{d.eventType}</span>
-                <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${STATUS_STYLE[d.status] ?? ""}`}>{d.status}</span>
+                <span className="text-sm font-semibold text-slate-900">
+                  {eventName(d.eventType).label} <code className="font-mono text-xs font-normal text-slate-600">{d.eventType}</code>
+                </span>
+                <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${STATUS_STYLE[d.status] ?? ""}`} title={`${d.status}: ${deliveryStateName(d.status).hint ?? ""}`}>
+                  {deliveryStateName(d.status).label}
+                </span>
                 <span className="text-sm text-slate-600">#{d.deliveryId} · {formatTime(d.createdAt)}</span>
               </div>
               <p className="mt-1 break-all text-sm text-slate-700">
@@ -78,7 +83,7 @@ export function DeliveryLog({ base, page, status, statuses }: { base: string; pa
           ))}
         </ul>
       ) : (
-        <p className="text-slate-700">No deliveries{status ? ` with status ${status}` : ""} yet.</p>
+        <p className="text-slate-700">No deliveries{status ? ` ${deliveryStateName(status).label.toLowerCase()} (${status})` : ""} yet.</p>
       )}
       {page.totalPages > 1 ? (
         <nav aria-label="Delivery log pages" className="flex items-center gap-3 text-sm">

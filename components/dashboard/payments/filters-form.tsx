@@ -15,6 +15,7 @@ export type FilterValues = {
   PageSize?: string;
 };
 
+/** A choice: its words, and the API's value (`value`) shown beside them. */
 type Option = { value: string; label: string };
 
 const input = "mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-slate-900 focus:border-indigo-600 focus:outline-2 focus:outline-indigo-600 aria-invalid:border-red-700";
@@ -28,6 +29,7 @@ function Checkboxes({ name, options, checked, className }: { name: string; optio
         <label key={o.value} className="inline-flex items-center gap-1.5 text-sm text-slate-800">
           <input type="checkbox" name={name} value={o.value} defaultChecked={checked.includes(o.value)} className="size-4 accent-indigo-700" />
           {o.label}
+          {o.label !== o.value ? <code className="font-mono text-xs text-slate-600">{o.value}</code> : null}
         </label>
       ))}
     </div>

@@ -1,6 +1,8 @@
 import type { ReactNode } from "react";
 import type { PaymentRecord } from "@/lib/payments/schemas";
-import { formatMoney, formatUtc } from "./format";
+import { formatMoney, formatUtc } from "../format";
+import { chargeTypeName } from "../names";
+import { NamedValue } from "../named-value";
 import { ScrollRegion } from "./scroll-region";
 import { StatusBadge } from "./status-badge";
 
@@ -19,7 +21,7 @@ export function Item({ label, children }: { label: string; children: ReactNode }
   );
 }
 
-const none = <span className="font-normal text-slate-500">—</span>;
+const none = <span className="font-normal text-slate-600">—</span>;
 
 /** Amounts and dates of a payment. */
 export function PaymentAmounts({ payment: p }: { payment: PaymentRecord }) {
@@ -37,7 +39,7 @@ export function PaymentAmounts({ payment: p }: { payment: PaymentRecord }) {
         <Item label="Expires">
           <time dateTime={p.expiresAt}>{formatUtc(p.expiresAt)}</time>
         </Item>
-        <Item label="Payment method">{p.selectedPaymentMethod ?? none}</Item>
+        <Item label="Payment method">{p.selectedPaymentMethod ? <NamedValue named={chargeTypeName(p.selectedPaymentMethod)} stacked /> : none}</Item>
         {p.onBehalfOfBusinessId !== undefined ? <Item label="On behalf of business">{p.onBehalfOfBusinessId}</Item> : null}
         {p.description ? <Item label="Description">{p.description}</Item> : null}
       </dl>

@@ -1,4 +1,4 @@
-import { statusLabel } from "./format";
+import { statusName } from "../names";
 
 const TONES: Record<string, string> = {
   COMPLETED: "bg-emerald-100 text-emerald-900 ring-emerald-300",
@@ -11,11 +11,19 @@ const TONES: Record<string, string> = {
   EXPIRED: "bg-slate-200 text-slate-800 ring-slate-400",
 };
 
-/** A payment's status in words (colour only repeats it). */
+/**
+ * A payment's status in words (colour only repeats it); the API's value and what the status
+ * means are the tooltip, and `data-status` carries the value for scripts and tests.
+ */
 export function StatusBadge({ status }: { status: string }) {
+  const named = statusName(status);
   return (
-    <span data-status={status} className={`inline-flex whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-semibold ring-1 ${TONES[status] ?? TONES.AWAITING_PAYMENT}`}>
-      {statusLabel(status)}
+    <span
+      data-status={status}
+      title={`${named.api}${named.hint ? `: ${named.hint}` : ""}`}
+      className={`inline-flex whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-semibold ring-1 ${TONES[status] ?? TONES.AWAITING_PAYMENT}`}
+    >
+      {named.label}
     </span>
   );
 }

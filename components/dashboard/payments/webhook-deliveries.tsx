@@ -1,6 +1,7 @@
 import type { ActionResult } from "@/lib/accounts/session";
 import type { WebhookDelivery } from "@/lib/dashboard/payments";
-import { formatUtc } from "./format";
+import { formatUtc } from "../format";
+import { deliveryStateName, eventName } from "../names";
 import { card, h3 } from "./payment-overview";
 import { RedeliverButton } from "./redeliver-button";
 import { ScrollRegion } from "./scroll-region";
@@ -30,8 +31,17 @@ export function WebhookDeliveries({ deliveries, total, canRedeliver, action }: {
         {deliveries.map((d) => (
           <li key={d.deliveryId} className="rounded-lg p-3 ring-1 ring-slate-200" data-testid="delivery" data-delivery-id={d.deliveryId}>
             <div className="flex flex-wrap items-center gap-2">
-              <h4 className="font-mono text-sm font-semibold">{d.eventType}</h4>
-              <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ring-1 ${TONES[d.status]}`} data-testid="delivery-status">{d.status}</span>
+              <h4 className="text-sm font-semibold">
+                {eventName(d.eventType).label} <code className="font-mono text-xs font-normal text-slate-600">{d.eventType}</code>
+              </h4>
+              <span
+                className={`rounded-full px-2 py-0.5 text-xs font-semibold ring-1 ${TONES[d.status]}`}
+                data-testid="delivery-status"
+                data-status={d.status}
+                title={`${d.status}: ${deliveryStateName(d.status).hint ?? ""}`}
+              >
+                {deliveryStateName(d.status).label}
+              </span>
               <span className="text-sm text-slate-600">
                 {d.attemptCount} attempt{d.attemptCount === 1 ? "" : "s"}
                 {d.nextAttemptAt ? ` · next ${formatUtc(d.nextAttemptAt)}` : ""}
@@ -44,7 +54,7 @@ export function WebhookDeliveries({ deliveries, total, canRedeliver, action }: {
               <div className="mt-2">
                 <ScrollRegion label={`Attempts of delivery ${d.deliveryId}`}>
                   <table className="min-w-full text-sm">
-                    <caption className="sr-only">Attempts of the {d.eventType} delivery</caption>
+                    <caption className="sr-only">Attempts of the {eventName(d.eventType).label} delivery</caption>
                     <thead className="bg-slate-50 text-left text-slate-600">
                       <tr>
                         <th scope="col" className="px-3 py-1.5">Time (UTC)</th>

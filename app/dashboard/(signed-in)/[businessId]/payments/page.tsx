@@ -4,10 +4,10 @@ import { getListDb } from "@/db/client";
 import { FiltersForm, type FilterValues } from "@/components/dashboard/payments/filters-form";
 import { Pagination } from "@/components/dashboard/payments/pagination";
 import { PaymentsTable } from "@/components/dashboard/payments/payments-table";
-import { statusLabel } from "@/components/dashboard/payments/format";
+import { coinName, statusName } from "@/components/dashboard/names";
 import { VolumeChart } from "@/components/dashboard/payments/volume-chart";
 import { requireUser } from "@/lib/accounts/session";
-import { COINS, COIN_NAMES } from "@/domain/coins";
+import { COIN_NAMES } from "@/domain/coins";
 import { searchParamsOf } from "@/lib/dashboard/list-filter";
 import { listDashboardPayments, type PaymentsPage } from "@/lib/dashboard/payments";
 import { paymentVolume, type PaymentVolume } from "@/lib/dashboard/payments-chart";
@@ -17,8 +17,8 @@ import { PAYMENT_STATUSES } from "@/domain/statuses";
 export const metadata: Metadata = { title: "Payments · Merchant dashboard" };
 
 const PAGE_SIZES = [20, 50, 100];
-const STATUS_OPTIONS = PAYMENT_STATUSES.map((s) => ({ value: s, label: statusLabel(s) }));
-const COIN_OPTIONS = COIN_NAMES.map((c) => ({ value: c, label: `${COINS[c].name} (${c})` }));
+const STATUS_OPTIONS = PAYMENT_STATUSES.map((s) => ({ value: s, label: statusName(s).label }));
+const COIN_OPTIONS = COIN_NAMES.map((c) => ({ value: c, label: coinName(c).label }));
 
 /** The raw values of the URL, as the form shows them back (an invalid one too, beside its error). */
 function filterValues(search: URLSearchParams): FilterValues {
