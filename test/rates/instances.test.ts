@@ -27,7 +27,7 @@ describe.skipIf(!url)("several instances, one database", () => {
     const dbUrl = new URL(url!);
     dbUrl.pathname = `/${dbName}`;
     const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "development", DATABASE_URL: dbUrl.toString(), DATA_DIR: ":memory:" };
-    for (const k of ["RATES_FILE", "BITCOIN_RPC_URL", "LITECOIN_RPC_URL", "BITCOIN_CASH_RPC_URL", "ETHEREUM_RPC_URL"]) delete env[k];
+    for (const k of ["RATES_FILE", "BITCOIN_RPC_URL", "LITECOIN_RPC_URL", "BITCOIN_CASH_RPC_URL", "ETHEREUM_RPC_URL", "TRON_RPC_URL"]) delete env[k];
     Object.assign(env, {
       RATE_PROVIDERS: "kraken,coinbase,coingecko",
       KRAKEN_BASE_URL: mock.baseUrl,

@@ -27,7 +27,7 @@ type Server = { port: number; log: () => string; exited: Promise<{ code: number 
 /** Starts test/shutdown/server-main.ts on `dataDir`; resolves once it listens. */
 function start(dataDir: string, timeoutSeconds: number): Promise<Server> {
   const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "development", DATA_DIR: dataDir, SHUTDOWN_TIMEOUT_SECONDS: String(timeoutSeconds) };
-  for (const name of ["DATABASE_URL", "BITCOIN_RPC_URL", "LITECOIN_RPC_URL", "BITCOIN_CASH_RPC_URL", "ETHEREUM_RPC_URL"]) delete env[name];
+  for (const name of ["DATABASE_URL", "BITCOIN_RPC_URL", "LITECOIN_RPC_URL", "BITCOIN_CASH_RPC_URL", "ETHEREUM_RPC_URL", "TRON_RPC_URL"]) delete env[name];
   const child = spawn(path.resolve("node_modules/.bin/tsx"), ["test/shutdown/server-main.ts"], { env, stdio: ["ignore", "pipe", "pipe"] });
   let log = "";
   const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
