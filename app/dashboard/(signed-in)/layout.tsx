@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { AccountLink } from "@/components/dashboard/section-nav";
 import { SignOutButton } from "@/components/dashboard/sign-out-button";
 import { requireUser } from "@/lib/accounts/session";
 
@@ -14,9 +15,7 @@ export default async function SignedInLayout({ children }: { children: React.Rea
           </Link>
           <nav aria-label="Account" className="flex items-center gap-3 text-sm">
             <span className="text-slate-600">{user.email}</span>
-            <Link href="/dashboard/security" className="font-medium text-slate-700 underline underline-offset-2">
-              Security
-            </Link>
+            <AccountLink href="/dashboard/security">Security</AccountLink>
             <SignOutButton />
           </nav>
         </div>

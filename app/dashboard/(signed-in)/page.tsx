@@ -12,7 +12,7 @@ export const metadata: Metadata = { title: "Businesses · Merchant dashboard" };
 export default async function DashboardHome() {
   const user = await requireUser();
   const list = await businessesOfUser(await getDb(), user.id);
-  if (list.length === 1) redirect(`/dashboard/${list[0].id}/payments`);
+  if (list.length === 1) redirect(`/dashboard/${list[0].id}`);
   return (
     <main>
       <h1 className="mb-4 text-xl font-semibold">Your businesses</h1>
@@ -22,7 +22,7 @@ export default async function DashboardHome() {
         <ul className="divide-y divide-slate-200 rounded-xl bg-white ring-1 ring-slate-200">
           {list.map((b) => (
             <li key={b.id} className="flex items-center justify-between gap-3 px-4 py-3">
-              <Link href={`/dashboard/${b.id}/payments`} className="font-medium text-indigo-800 underline underline-offset-2">
+              <Link href={`/dashboard/${b.id}`} className="font-medium text-indigo-800 underline underline-offset-2">
                 {b.name}
               </Link>
               <span className="flex items-center gap-2 text-sm text-slate-600">

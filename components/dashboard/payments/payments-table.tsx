@@ -30,13 +30,13 @@ function CoinCell({ charge }: { charge: Charge | undefined }) {
  * Both are rendered and CSS shows one: the hidden one is `display: none`, out of the
  * accessibility tree, so a screen reader meets each payment once.
  */
-export function PaymentsTable({ items, basePath }: { items: PaymentRecord[]; basePath: string }) {
+export function PaymentsTable({ items, basePath, label = "Payments" }: { items: PaymentRecord[]; basePath: string; label?: string }) {
   return (
     <>
       <div className="hidden md:block">
-        <ScrollRegion label="Payments table">
+        <ScrollRegion label={`${label} table`}>
           <table className="min-w-full divide-y divide-slate-200">
-            <caption className="sr-only">Payments, newest first</caption>
+            <caption className="sr-only">{label}, newest first</caption>
             <thead className="bg-slate-50">
               <tr>
                 <th scope="col" className={th}>Created (UTC)</th>
@@ -73,7 +73,7 @@ export function PaymentsTable({ items, basePath }: { items: PaymentRecord[]; bas
           </table>
         </ScrollRegion>
       </div>
-      <ul aria-label="Payments" className="space-y-3 md:hidden" data-testid="payment-cards">
+      <ul aria-label={label} className="space-y-3 md:hidden" data-testid="payment-cards">
         {items.map((p) => (
           <li key={p.id} data-payment-id={p.id} className="min-w-0 rounded-xl bg-white p-4 ring-1 ring-slate-200">
             <div className="flex items-start justify-between gap-3">

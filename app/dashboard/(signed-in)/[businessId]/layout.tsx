@@ -1,5 +1,5 @@
-import Link from "next/link";
 import { ModeBadge } from "@/components/dashboard/mode-badge";
+import { SectionNav } from "@/components/dashboard/section-nav";
 import { requireMember } from "@/lib/accounts/session";
 import { can } from "@/lib/accounts/roles";
 
@@ -8,6 +8,7 @@ export default async function BusinessLayout({ children, params }: { children: R
   const { business, role } = await requireMember((await params).businessId);
   const base = `/dashboard/${business.id}`;
   const sections = [
+    { href: base, label: "Overview" },
     { href: `${base}/payments`, label: "Payments" },
     { href: `${base}/developers`, label: "Developers" },
     ...(can(role, "manage-settings") ? [{ href: `${base}/settings`, label: "Settings" }] : []),
@@ -25,13 +26,7 @@ export default async function BusinessLayout({ children, params }: { children: R
           Test mode: payments are made on a simulated chain; no real coins move.
         </p>
       ) : null}
-      <nav aria-label="Business sections" className="mb-6 flex flex-wrap gap-2 border-b border-slate-200 pb-2">
-        {sections.map((s) => (
-          <Link key={s.href} href={s.href} className="rounded-md px-3 py-1.5 text-sm font-medium text-slate-800 underline-offset-2 hover:bg-slate-100 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-700">
-            {s.label}
-          </Link>
-        ))}
-      </nav>
+      <SectionNav sections={sections} home={base} />
       {children}
     </div>
   );
