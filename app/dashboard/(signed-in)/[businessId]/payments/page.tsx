@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { getListDb } from "@/db/client";
+import { getDb, getListDb } from "@/db/client";
+import { AutoRefresh } from "@/components/dashboard/auto-refresh";
 import { FiltersForm, type FilterValues } from "@/components/dashboard/payments/filters-form";
 import { Pagination } from "@/components/dashboard/payments/pagination";
 import { PaymentsTable } from "@/components/dashboard/payments/payments-table";
@@ -8,6 +9,7 @@ import { coinName, statusName } from "@/components/dashboard/names";
 import { VolumeChart } from "@/components/dashboard/payments/volume-chart";
 import { requireUser } from "@/lib/accounts/session";
 import { COIN_NAMES } from "@/domain/coins";
+import { changeMark } from "@/lib/dashboard/changes";
 import { searchParamsOf } from "@/lib/dashboard/list-filter";
 import { listDashboardPayments, type PaymentsPage } from "@/lib/dashboard/payments";
 import { paymentVolume, type PaymentVolume } from "@/lib/dashboard/payments-chart";
@@ -41,7 +43,8 @@ function filterValues(search: URLSearchParams): FilterValues {
 /**
  * The business's payments: the list API's filters and pages as URL parameters (read with the
  * API's own schema, so a view is a shareable link and a wrong parameter shows the API's field
- * error), the payments chart of the same filters, and the CSV export of every match.
+ * error), the payments chart of the same filters, and the CSV export of every match. It
+ * refreshes itself when one of the business's payments is created or changes status.
  */
 export default async function PaymentsPage({
   params,
@@ -57,7 +60,10 @@ export default async function PaymentsPage({
   let volume: PaymentVolume | null = null;
   let errors: Record<string, string[]> | null = null;
   let missing = false;
+  let mark = "";
   try {
+    // The mark first: a change while the list is read shows at the next poll, never goes unseen.
+    mark = await changeMark(await getDb(), user.id, businessId);
     [list, volume] = await Promise.all([listDashboardPayments(db, user.id, businessId, search), paymentVolume(db, user.id, businessId, search)]);
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
@@ -73,7 +79,10 @@ export default async function PaymentsPage({
   return (
     <main className="space-y-5">
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <h2 className="text-lg font-semibold">Payments</h2>
+        <div className="flex flex-wrap items-center gap-3">
+          <h2 className="text-lg font-semibold">Payments</h2>
+          {mark ? <AutoRefresh url={`/dashboard/${businessId}/changes`} mark={mark} /> : null}
+        </div>
         {list ? (
           <a href={`${basePath}/export${exportQuery.size ? `?${exportQuery}` : ""}`} download className="rounded-lg bg-white px-3 py-1.5 text-sm font-semibold text-indigo-800 ring-1 ring-slate-300 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-indigo-700">
             Export CSV

@@ -2,12 +2,14 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { getDb } from "@/db/client";
+import { AutoRefresh } from "@/components/dashboard/auto-refresh";
 import { NoteForm } from "@/components/dashboard/payments/note-form";
 import { PaymentCharge } from "@/components/dashboard/payments/payment-charge";
 import { card, h3, PaymentAmounts, PaymentCustomer, PaymentMetadata, PaymentTimeline } from "@/components/dashboard/payments/payment-overview";
 import { StatusBadge } from "@/components/dashboard/payments/status-badge";
 import { WebhookDeliveries } from "@/components/dashboard/payments/webhook-deliveries";
 import { requireUser } from "@/lib/accounts/session";
+import { changeMark } from "@/lib/dashboard/changes";
 import { dashboardPayment, type PaymentDetail } from "@/lib/dashboard/payments";
 import { ApiError } from "@/lib/http/errors";
 import { redeliverAction, saveNoteAction } from "../actions";
@@ -17,13 +19,18 @@ export const metadata: Metadata = { title: "Payment · Merchant dashboard" };
 /**
  * One payment: the API's Payment record (timeline, amounts, charge and transactions, customer,
  * metadata, note) and its webhook deliveries. Another business's payment id, or a malformed one,
- * is the 404 page, as an unknown one is.
+ * is the 404 page, as an unknown one is. It refreshes itself when the payment's status changes or
+ * its transfers gain confirmations.
  */
 export default async function PaymentPage({ params }: { params: Promise<{ businessId: string; paymentId: string }> }) {
   const [{ businessId, paymentId }, user] = await Promise.all([params, requireUser()]);
   let detail: PaymentDetail | null = null;
+  let mark = "";
   try {
-    detail = await dashboardPayment(await getDb(), user.id, businessId, paymentId);
+    const db = await getDb();
+    // The mark first: a change while the payment is read shows at the next poll, never goes unseen.
+    mark = await changeMark(db, user.id, businessId, paymentId);
+    detail = await dashboardPayment(db, user.id, businessId, paymentId);
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
   }
@@ -42,6 +49,9 @@ export default async function PaymentPage({ params }: { params: Promise<{ busine
           </span>
         </div>
         <p className="mt-1 break-all font-mono text-xs text-slate-600">{p.id}</p>
+        <div className="mt-1">
+          <AutoRefresh url={`/dashboard/${businessId}/changes?payment=${p.id}`} mark={mark} />
+        </div>
       </div>
       <div className="grid gap-5 lg:grid-cols-2">
         <PaymentAmounts payment={p} />
