@@ -1,11 +1,18 @@
 import { sql } from "drizzle-orm";
 import { bigint, bigserial, index, jsonb, numeric, pgTable, text, timestamp, integer, check } from "drizzle-orm/pg-core";
+import { brandLogos } from "./brand-logos";
 
 export const businesses = pgTable(
   "businesses",
   {
     id: bigserial("id", { mode: "number" }).primaryKey(),
     name: text("name").notNull(),
+    /** The name customers see on the checkout; null shows `name`. */
+    displayName: text("display_name"),
+    /** The checkout's accent colour (`#rrggbb`, checked for contrast with white text); null keeps the default. */
+    accentColor: text("accent_color"),
+    /** The checkout logo (brand_logos), or null for none. */
+    logoSha256: text("logo_sha256").references(() => brandLogos.sha256),
     mode: text("mode", { enum: ["test", "live"] }).notNull(),
     webhookUrl: text("webhook_url"),
     paymentLifetimeSeconds: integer("payment_lifetime_seconds").notNull().default(3600),
@@ -25,7 +32,10 @@ export const businesses = pgTable(
   },
   (t) => [
     index("businesses_parent_idx").on(t.parentBusinessId),
+    // Whether any business still shows a logo, asked when one is replaced (and by the foreign key's check).
+    index("businesses_logo_idx").on(t.logoSha256),
     check("businesses_mode_check", sql`${t.mode} in ('test', 'live')`),
+    check("businesses_accent_color_check", sql`${t.accentColor} ~ '^#[0-9a-f]{6}$'`),
   ],
 );
 

@@ -1,4 +1,5 @@
 export * from "./businesses";
+export * from "./brand-logos";
 export * from "./api-keys";
 export * from "./customers";
 export * from "./payments";

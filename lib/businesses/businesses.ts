@@ -13,6 +13,9 @@ import { invalidField, notFound } from "@/lib/http/errors";
 import { webhookUrlProblem } from "@/lib/http/url-safety";
 import type { CreateApiKeyInput, CreateBusinessInput, PatchBusinessInput } from "./schemas";
 import { inTransaction } from "@/db/transaction";
+import { config } from "@/lib/config";
+import { dropReplacedLogo, logoPath, storeLogo } from "./brand";
+import { checkLogo, type CheckedLogo } from "./logo";
 
 /** D5: `whsec_` + base64 of 32 random bytes, the format svix's verifier expects. */
 export function newWebhookSecret(): string {
@@ -23,6 +26,9 @@ export function businessSettings(b: Business) {
   return {
     businessId: b.id,
     name: b.name,
+    displayName: b.displayName,
+    accentColor: b.accentColor,
+    logoUrl: b.logoSha256 ? `${config().publicBaseUrl}${logoPath(b.logoSha256)}` : null,
     mode: b.mode,
     webhookUrl: b.webhookUrl,
     paymentLifetimeSeconds: b.paymentLifetimeSeconds,
@@ -71,6 +77,11 @@ function withoutEmpty(keys: Partial<Record<string, string | undefined>>): Record
   return Object.fromEntries(Object.entries(keys).filter((e): e is [string, string] => Boolean(e[1])));
 }
 
+/** A logo given as base64 (the admin API's `logo`), checked by its content; null removes it, undefined leaves it. */
+async function logoOf(base64: string | null | undefined): Promise<CheckedLogo | null | undefined> {
+  return base64 == null ? base64 : checkLogo(Buffer.from(base64, "base64"));
+}
+
 async function requireBusiness(db: Db, id: number): Promise<Business> {
   const b = await findBusiness(db, id);
   if (!b) throw notFound(`No business ${id} exists.`);
@@ -85,10 +96,14 @@ export async function createBusiness(db: Db, input: CreateBusinessInput) {
     if (!parent) throw invalidField("parentBusinessId", `no business ${input.parentBusinessId} exists`);
     if (parent.parentBusinessId !== null) throw invalidField("parentBusinessId", "must be a top-level business (one level of sub-businesses)");
   }
+  const logo = await logoOf(input.logo);
   const webhookSecret = newWebhookSecret();
   return inTransaction(db, async (tx) => {
     const business = await insertBusiness(tx, {
       name: input.name,
+      displayName: input.displayName || null,
+      accentColor: input.accentColor?.toLowerCase() ?? null,
+      logoSha256: await storeLogo(tx, logo ?? null),
       mode: input.mode,
       webhookUrl: input.webhookUrl ?? null,
       paymentLifetimeSeconds: input.paymentLifetimeSeconds ?? 3600,
@@ -120,7 +135,29 @@ export async function patchBusiness(db: Db, id: number, patch: PatchBusinessInpu
     patch.enabledCoins ?? (patch.mode === "live" ? current.enabledCoins : undefined),
   );
   await checkKeysAgainstNodes(db, patch.extendedPublicKeys);
-  const updated = await updateBusiness(db, id, {
+  const logo = await logoOf(patch.logo);
+  const updated = await inTransaction(db, async (tx) => {
+    const logoSha256 = logo === undefined ? current.logoSha256 : await storeLogo(tx, logo);
+    const row = await updateBusiness(tx, id, {
+      ...brandPatch(patch),
+      ...(logo !== undefined && { logoSha256 }),
+      ...settingsPatch(current, patch),
+    });
+    await dropReplacedLogo(tx, current.logoSha256, logoSha256);
+    return row;
+  });
+  return businessSettings(updated);
+}
+
+function brandPatch(patch: PatchBusinessInput) {
+  return {
+    ...(patch.displayName !== undefined && { displayName: patch.displayName || null }),
+    ...(patch.accentColor !== undefined && { accentColor: patch.accentColor?.toLowerCase() ?? null }),
+  };
+}
+
+function settingsPatch(current: Business, patch: PatchBusinessInput) {
+  return {
     ...(patch.name !== undefined && { name: patch.name }),
     ...(patch.mode !== undefined && { mode: patch.mode }),
     ...(patch.webhookUrl !== undefined && { webhookUrl: patch.webhookUrl }),
@@ -134,8 +171,7 @@ export async function patchBusiness(db: Db, id: number, patch: PatchBusinessInpu
     ...(patch.underpaymentTolerancePercent !== undefined && {
       underpaymentTolerancePercent: String(patch.underpaymentTolerancePercent),
     }),
-  });
-  return businessSettings(updated);
+  };
 }
 
 /** A new key for the business; `businessIds` may name its sub-businesses too (D6). */

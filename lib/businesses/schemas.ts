@@ -4,6 +4,7 @@ import { KEY_FAMILIES, networkOfFamily, validateExtendedPublicKey, type ChainNet
 import { COIN_NAMES, type CoinName } from "@/domain/coins";
 import { defaultEnabledCoins } from "@/domain/watched-chains";
 import { LIVE_URL_RULE, URL_RULE, URL_SCHEME_PATTERN } from "@/lib/http/rules";
+import { accentColorProblem, MAX_LOGO_BYTES } from "@/domain/brand";
 
 
 /** Why `key` cannot derive `family`'s addresses on `net`, or null when it can. */
@@ -48,6 +49,52 @@ export const CREATE_BUSINESS_EXAMPLE = {
   webhookUrl: "https://shop.example.com/hooks/payments",
   enabledCoins: ["BITCOIN", "ETHEREUM", "ETH_TETHER"],
   feePercent: 1.5,
+};
+
+/**
+ * The largest create or PATCH body of a business (512 KiB): one that carries a logo of at most
+ * 256 KB in base64 (~342 KiB) with every other setting. Other bodies keep the 64 KiB limit.
+ */
+export const MAX_BUSINESS_BODY_BYTES = 512 * 1024;
+
+/** The base64 length of the largest logo (4 characters per 3 bytes, padded). */
+const MAX_LOGO_BASE64 = Math.ceil(MAX_LOGO_BYTES / 3) * 4;
+
+/** The checkout brand: who the customer pays, as they will recognise it (lib/businesses/brand.ts). */
+const brand = {
+  displayName: z
+    .string()
+    .max(200, "must be at most 200 characters")
+    .trim()
+    .nullable()
+    .meta({
+      description:
+        "The name customers see on the checkout and in its page title (\"Pay <displayName>\"): at most 200 characters, surrounding whitespace trimmed. `null` or an empty string shows `name` instead.",
+      examples: ["Corner Coffee Roasters"],
+    }),
+  accentColor: z
+    .string()
+    .superRefine((v, ctx) => {
+      const problem = accentColorProblem(v);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    })
+    .meta({ pattern: "^#[0-9a-fA-F]{6}$" })
+    .nullable()
+    .meta({
+      description:
+        "The checkout's accent colour (its main button and highlights) as `#RRGGBB`, stored in lower case. The button's text is white, so the colour must contrast with white at least 4.5:1 (WCAG AA): a lighter colour is a 400 that gives the ratio. `null` restores the default.",
+      examples: ["#1d4ed8"],
+    }),
+  logo: z
+    .base64("must be the image's bytes in base64")
+    .max(MAX_LOGO_BASE64, `must be at most 256 KB of image (${MAX_LOGO_BASE64} base64 characters)`)
+    // OpenAPI 3.1 says base64 with contentEncoding (kept); "format": "base64" is no format JSON Schema defines.
+    .meta({ override: ({ jsonSchema }) => void delete jsonSchema.format })
+    .nullable()
+    .meta({
+      description:
+        "The logo shown at the top of the checkout: a PNG, JPEG or WebP image of at most 256 KB (262144 bytes), as base64. Its type is read from its content (its signature), never from a name or a declared type; SVG and anything else are a 400 naming `logo`. Answered as `logoUrl`. `null` removes the logo.",
+    }),
 };
 
 const percent = z.number().min(0, "must be between 0 and 100").max(100, "must be between 0 and 100");
@@ -106,6 +153,9 @@ const settings = {
 export const CreateBusinessSchema = z
   .strictObject({
     ...settings,
+    displayName: brand.displayName.optional(),
+    accentColor: brand.accentColor.optional(),
+    logo: brand.logo.optional(),
     mode: z
       .enum(["test", "live"])
       .default("test")
@@ -140,6 +190,9 @@ export type CreateBusinessInput = z.infer<typeof CreateBusinessSchema>;
 export const PatchBusinessSchema = z
   .strictObject({
     name: settings.name.optional(),
+    displayName: brand.displayName.optional(),
+    accentColor: brand.accentColor.optional(),
+    logo: brand.logo.optional(),
     mode: z
       .enum(["test", "live"])
       .optional()

@@ -16,15 +16,20 @@ import type { PaymentStatus } from "@/domain/statuses";
 import { isTerminal } from "@/domain/transitions";
 import type { Business } from "@/db/schema";
 import { selectableCoins } from "./select";
+import { brandOf } from "@/lib/businesses/brand";
 
 /**
  * What the customer's browser may see of a payment: display name, amount, status, the coins
  * offered and the charge. Never `description`, `note`, `metadata`, business settings or keys
- * (D8) — the page and the polling endpoint both render only this object.
+ * (D8), beyond the brand the merchant set for customers to see — the page and the polling
+ * endpoint both render only this object.
  */
 export type CheckoutView = {
   id: string;
+  /** The payment's own name (what is paid for), or null. */
   name: string | null;
+  /** Who is paid: the business's display name (its name when none is set), its logo's address and accent colour. */
+  merchant: { displayName: string; logoUrl: string | null; accentColor: string | null };
   amount: string;
   currency: string;
   status: PaymentStatus;
@@ -126,6 +131,7 @@ export async function checkoutView(db: Db, paymentId: string): Promise<CheckoutV
   return {
     id: payment.id,
     name: payment.name,
+    merchant: brandOf(business),
     amount: trimZeros(payment.amount),
     currency: payment.currency,
     status: payment.status,

@@ -2,6 +2,8 @@ import { z } from "zod";
 import type { Db } from "@/db/client";
 import { authorize } from "@/lib/accounts/authorize";
 import { businessSettings, patchBusiness } from "@/lib/businesses/businesses";
+import { brandOf } from "@/lib/businesses/brand";
+import { checkLogo } from "@/lib/businesses/logo";
 import { keyProblem, PatchBusinessSchema } from "@/lib/businesses/schemas";
 import { chainsHealth } from "@/lib/chains/health";
 import { COIN_NAMES } from "@/domain/coins";
@@ -23,6 +25,8 @@ export const PREVIEW_ADDRESSES = 5;
 /** The settings an owner may change here; the mode and the platform fee stay the operator's. */
 export const SettingsSchema = PatchBusinessSchema.pick({
   name: true,
+  displayName: true,
+  accentColor: true,
   paymentLifetimeSeconds: true,
   underpaymentTolerancePercent: true,
   enabledCoins: true,
@@ -37,6 +41,10 @@ export async function settingsOf(db: Db, userId: string, businessId: unknown) {
     businessId: s.businessId,
     mode: s.mode,
     name: s.name,
+    displayName: s.displayName,
+    accentColor: s.accentColor,
+    /** The logo's address on this server (the dashboard shows it from its own origin), or null. */
+    logoUrl: brandOf(business).logoUrl,
     paymentLifetimeSeconds: s.paymentLifetimeSeconds,
     underpaymentTolerancePercent: s.underpaymentTolerancePercent,
     enabledCoins: s.enabledCoins,
@@ -105,5 +113,19 @@ export async function saveSettings(db: Db, userId: string, businessId: unknown, 
     patch.extendedPublicKeys = changed.length ? Object.fromEntries(changed) : undefined;
   }
   const saved = await patchBusiness(db, business.id, patch);
-  return { name: saved.name, extendedPublicKeys: saved.extendedPublicKeys };
+  return { name: saved.name, displayName: saved.displayName, accentColor: saved.accentColor, extendedPublicKeys: saved.extendedPublicKeys };
+}
+
+/**
+ * Replaces the checkout logo with an uploaded file (the form's `logo` field), or removes it when
+ * `file` is null. The file goes through the admin API's `logo` rules (patchBusiness): checked by
+ * its content, whatever its name or the type the browser gave it.
+ */
+export async function saveLogo(db: Db, userId: string, businessId: unknown, file: unknown) {
+  const { business } = await authorize(db, userId, businessId, "manage-settings");
+  if (file !== null && !(file instanceof Blob)) throw invalidField("logo", "choose an image file to upload");
+  // Checked here first, so an oversized file is refused with its size rather than as too much base64.
+  const logo = file === null ? null : (await checkLogo(new Uint8Array(await file.arrayBuffer()))).content.toString("base64");
+  const saved = await patchBusiness(db, business.id, { logo });
+  return { hasLogo: saved.logoUrl !== null };
 }

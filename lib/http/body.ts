@@ -25,17 +25,19 @@ export type BodyResult<T> = {
  * With `optional`, a body that is absent or only whitespace stands for `{}`, whatever its
  * Content-Type; a body that is present must still be JSON, and `null` is not an object.
  * `known` carries errors the route found elsewhere (a header), reported in the same 400.
+ * `maxBytes` raises the limit for a route whose body may carry a file (a business's logo).
  */
 export async function readBody<S extends z.ZodType>(
   req: Request,
   schema: S,
-  opts: { optional?: boolean; known?: FieldErrors } = {},
+  opts: { optional?: boolean; known?: FieldErrors; maxBytes?: number } = {},
 ): Promise<BodyResult<z.infer<S>>> {
   const known = opts.known ?? newFieldErrors();
+  const maxBytes = opts.maxBytes ?? MAX_BODY_BYTES;
   const isJson = isJsonMediaType(req.headers.get("content-type"));
   if (!opts.optional && !isJson) throw unsupportedMediaType();
-  if (Number(req.headers.get("content-length") ?? "0") > MAX_BODY_BYTES) throw tooLarge();
-  const text = await readLimited(req);
+  if (Number(req.headers.get("content-length") ?? "0") > maxBytes) throw tooLarge(maxBytes);
+  const text = await readLimited(req, maxBytes);
   if (text.trim() === "") {
     if (opts.optional) return { data: validate(schema, {}, known), raw: undefined };
     throw new ApiError("malformed-request", 400, "The request body is empty; a JSON object is expected.", { body: ["required"] });
@@ -117,9 +119,9 @@ function checkJsonValue(root: unknown): FieldErrors {
   return errors;
 }
 
-const tooLarge = () =>
-  new ApiError("payload-too-large", 413, `The request body exceeds ${MAX_BODY_BYTES} bytes.`, {
-    body: [`larger than ${MAX_BODY_BYTES} bytes`],
+const tooLarge = (maxBytes: number) =>
+  new ApiError("payload-too-large", 413, `The request body exceeds ${maxBytes} bytes.`, {
+    body: [`larger than ${maxBytes} bytes`],
   });
 
 const unsupportedMediaType = () =>
@@ -129,7 +131,7 @@ const unsupportedMediaType = () =>
     "The request body must be JSON: send Content-Type: application/json (or text/json, or another application/<name>+json type).",
   );
 
-async function readLimited(req: Request): Promise<string> {
+async function readLimited(req: Request, maxBytes: number): Promise<string> {
   if (!req.body) return "";
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -145,9 +147,9 @@ async function readLimited(req: Request): Promise<string> {
     const { done, value } = chunk;
     if (done) break;
     size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
+    if (size > maxBytes) {
       await reader.cancel().catch(() => {});
-      throw tooLarge();
+      throw tooLarge(maxBytes);
     }
     chunks.push(value);
   }

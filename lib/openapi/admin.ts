@@ -19,6 +19,12 @@ export const BusinessSchema = z
   .strictObject({
     businessId: id,
     name: z.string(),
+    displayName: z.string().nullable().meta({ description: "The name the checkout shows; null: it shows `name`." }),
+    accentColor: z.string().nullable().meta({ description: "The checkout's accent colour (`#rrggbb`, lower case); null: the default." }),
+    logoUrl: z.url().nullable().meta({
+      description:
+        "Where the checkout's logo is served (named by the SHA-256 of its bytes, so a new logo has a new address; cached for a year), or null for none.",
+    }),
     mode: z.enum(["test", "live"]),
     webhookUrl: z.string().nullable().meta({ description: "Default webhook address; a payment's notifyUrl overrides it." }),
     paymentLifetimeSeconds: z.number().int().meta({ format: "int32", description: "Time from createdAt to expiresAt of a new payment, in seconds." }),
@@ -76,7 +82,7 @@ export const adminPaths: ZodOpenApiPathsObject = {
       operationId: "adminCreateBusiness",
       summary: "Create a business",
       description:
-        "Creates a business with its settings, a first API key for it and a webhook signing secret. `mode` defaults to `test`; `enabledCoins` defaults to every coin the mode can serve.",
+        "Creates a business with its settings, a first API key for it and a webhook signing secret. `mode` defaults to `test`; `enabledCoins` defaults to BITCOIN, ETHEREUM, LITECOIN, ETH_TETHER, ETH_USD_COIN, TRX_TETHER and TRX_USD_C in either mode.",
       requestBody: jsonBody(CreateBusinessSchema, { description: "The business's settings.", example: CREATE_BUSINESS_EXAMPLE }),
       responses: {
         201: success("The business, its API key and webhook secret.", envelopeOf(CreatedBusinessSchema, "CreatedBusinessEnvelope")),
@@ -96,7 +102,7 @@ export const adminPaths: ZodOpenApiPathsObject = {
       operationId: "adminPatchBusiness",
       summary: "Change a business's settings",
       description:
-        "Changes the given settings; omitted ones keep their value. `webhookUrl: null` removes the default webhook address; an empty string in `extendedPublicKeys` removes that family's key. A sub-business's parent cannot change.",
+        "Changes the given settings; omitted ones keep their value. `webhookUrl: null` removes the default webhook address; an empty string in `extendedPublicKeys` removes that family's key; `displayName`, `accentColor` or `logo` null removes that part of the checkout's brand. A sub-business's parent cannot change. The body may be up to 512 KB (524,288 bytes), room for a `logo` in base64.",
       requestParams: { path: business },
       requestBody: jsonBody(PatchBusinessSchema, {
         description: "The settings to change.",

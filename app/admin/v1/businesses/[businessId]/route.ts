@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { getBusiness, patchBusiness } from "@/lib/businesses/businesses";
-import { PatchBusinessSchema } from "@/lib/businesses/schemas";
+import { MAX_BUSINESS_BODY_BYTES, PatchBusinessSchema } from "@/lib/businesses/schemas";
 import { readBody } from "@/lib/http/body";
 import { envelope } from "@/lib/http/respond";
 import { businessIdParam, otherMethods } from "@/lib/http/route";
@@ -11,7 +11,7 @@ const params = z.object({ businessId: businessIdParam });
 export const GET = withAdmin(params, async ({ req, db, params }) => envelope(req, await getBusiness(db, params.businessId)));
 
 export const PATCH = withAdmin(params, async ({ req, db, params }) => {
-  const patch = (await readBody(req, PatchBusinessSchema)).data;
+  const patch = (await readBody(req, PatchBusinessSchema, { maxBytes: MAX_BUSINESS_BODY_BYTES })).data;
   return envelope(req, await patchBusiness(db, params.businessId, patch));
 });
 
