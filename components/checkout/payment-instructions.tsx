@@ -70,7 +70,7 @@ export function PaymentInstructions({ coinName, symbol, amount, address, uri, to
       {isWalletUri(uri) ? (
         <a
           href={uri}
-          className="flex min-h-11 w-full items-center justify-center gap-2 rounded-xl bg-indigo-600 px-4 text-sm font-semibold text-white shadow-sm hover:bg-indigo-500 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
+          className="flex min-h-11 w-full items-center justify-center gap-2 rounded-xl bg-brand px-4 text-sm font-semibold text-white shadow-sm hover:bg-brand-strong focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand"
         >
           <svg aria-hidden="true" viewBox="0 0 20 20" className="size-4 fill-current">
             <path d="M3 5a2 2 0 0 1 2-2h9a1 1 0 1 1 0 2H5v1h10a2 2 0 0 1 2 2v7a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2V5Zm11 6a1 1 0 1 0 0 2 1 1 0 0 0 0-2Z" />

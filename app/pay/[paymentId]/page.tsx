@@ -1,3 +1,4 @@
+import type { CSSProperties } from "react";
 import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { notFound } from "next/navigation";
@@ -20,7 +21,8 @@ type Props = { params: Promise<{ paymentId: string }> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const view = await loadCheckoutView((await params).paymentId);
-  const title = view ? `Pay ${formatFiat(view.amount, view.currency)}${view.name ? ` — ${view.name}` : ""}` : "Payment not found";
+  // Who is paid comes first: it is what a narrow tab still shows.
+  const title = view ? `Pay ${view.merchant.displayName} · ${formatFiat(view.amount, view.currency)}` : "Payment not found";
   return { title, robots: { index: false, follow: false } };
 }
 
@@ -34,6 +36,11 @@ async function recordFirstVisit(paymentId: string) {
   } catch (e) {
     console.error("[checkout] recording the visit failed", e);
   }
+}
+
+/** The merchant's accent colour for the page's `brand` colour (app/globals.css); a stored colour is always `#rrggbb`. */
+function accentStyle(accent: string | null): CSSProperties | undefined {
+  return accent ? ({ "--checkout-accent": accent } as CSSProperties) : undefined;
 }
 
 /**
@@ -51,9 +58,9 @@ export default async function CheckoutPage({ params }: Props) {
   const c = view.charge;
 
   return (
-    <main className="px-4 py-6 sm:py-12">
+    <main className="px-4 py-6 sm:py-12" style={accentStyle(view.merchant.accentColor)}>
       <div className="mx-auto w-full max-w-md space-y-5">
-        <article className="overflow-hidden rounded-2xl bg-white shadow-sm ring-1 ring-slate-200" aria-label="Payment">
+        <article className="overflow-hidden rounded-2xl border-t-4 border-brand bg-white shadow-sm ring-1 ring-slate-200" aria-label="Payment">
           <CheckoutHeader view={view} showCountdown={open} serverNow={serverNow} />
           <StatusBanner view={view} />
           <div className="px-6 py-6">
