@@ -111,7 +111,7 @@ test("developers, settings and members: keys, webhooks, address preview, invitat
   // Settings: a wallet key's addresses are shown and must be confirmed before it is saved.
   await page.goto(`${base}/settings`);
   await expect(page.getByRole("heading", { name: "Settings" })).toBeVisible();
-  await page.getByLabel("Display name").fill("Dashboard shop EU");
+  await page.getByLabel("Business name").fill("Dashboard shop EU");
   const btc = page.getByTestId("wallet-key-BITCOIN");
   await btc.getByRole("textbox").fill(TEST_EXTENDED_PUBLIC_KEYS.BITCOIN);
   await page.getByRole("button", { name: "Save settings" }).click();

@@ -4,6 +4,7 @@ import { useState, useTransition } from "react";
 import type { ActionResult } from "@/lib/accounts/session";
 import type { SettingsView } from "@/lib/dashboard/settings";
 import { buttonClass, describedBy, errorsFor, FieldError, inputClass, Outcome } from "../developers/form-controls";
+import { BrandFields } from "./brand-fields";
 import { WalletKeyField, type KeyState, type PreviewAction } from "./wallet-key-field";
 
 export type SaveAction = (businessId: number, input: unknown, confirmedKeys: string[]) => Promise<ActionResult<unknown>>;
@@ -35,6 +36,8 @@ export function SettingsForm({ view, paths, actions }: { view: SettingsView; pat
     const data = new FormData(form);
     const input = {
       name: String(data.get("name") ?? ""),
+      displayName: String(data.get("displayName") ?? ""),
+      accentColor: String(data.get("accentColor") ?? "").trim() || null,
       paymentLifetimeSeconds: Number(data.get("paymentLifetimeSeconds")),
       underpaymentTolerancePercent: Number(data.get("underpaymentTolerancePercent")),
       enabledCoins: data.getAll("enabledCoins").map(String),
@@ -47,10 +50,11 @@ export function SettingsForm({ view, paths, actions }: { view: SettingsView; pat
   return (
     <form onSubmit={(e) => (e.preventDefault(), save(e.currentTarget))} className="space-y-6" noValidate>
       <div>
-        <label htmlFor="name" className="block text-sm font-medium text-slate-800">Display name</label>
+        <label htmlFor="name" className="block text-sm font-medium text-slate-800">Business name</label>
         <input id="name" name="name" defaultValue={view.name} maxLength={200} className={inputClass} {...describedBy("name-error", err("name"))} />
         <FieldError id="name-error" messages={err("name")} />
       </div>
+      <BrandFields view={view} err={err} />
       <div className="grid gap-4 sm:grid-cols-2">
         <div>
           <label htmlFor="lifetime" className="block text-sm font-medium text-slate-800">Payment lifetime (seconds)</label>
@@ -104,7 +108,7 @@ export function SettingsForm({ view, paths, actions }: { view: SettingsView; pat
       </fieldset>
       <div>
         <button type="submit" disabled={pending} className={buttonClass.primary}>{pending ? "Saving…" : "Save settings"}</button>
-        <Outcome result={result} success="Settings saved." fields={["name", "paymentLifetimeSeconds", "underpaymentTolerancePercent", "enabledCoins", "extendedPublicKeys"]} />
+        <Outcome result={result} success="Settings saved." fields={["name", "displayName", "accentColor", "paymentLifetimeSeconds", "underpaymentTolerancePercent", "enabledCoins", "extendedPublicKeys"]} />
       </div>
     </form>
   );

@@ -16,3 +16,11 @@ export async function saveSettingsAction(businessId: number, input: unknown, con
   if (result.ok) refresh(); // the header shows the business's name
   return result;
 }
+
+/** Uploads the checkout logo (the form's `logo` file) or, with `remove`, removes it. */
+export async function saveLogoAction(businessId: number, form: FormData) {
+  const file = form.get("remove") === "1" ? null : (form.get("logo") ?? undefined);
+  const result = await asUser(async (u) => settings.saveLogo(await getDb(), u.id, businessId, file));
+  if (result.ok) refresh(); // the page shows the new logo
+  return result;
+}

@@ -1,11 +1,12 @@
 import type { Metadata } from "next";
 import { sectionCard, SectionTitle } from "@/components/dashboard/mode-badge";
+import { LogoForm } from "@/components/dashboard/settings/logo-form";
 import { SettingsForm } from "@/components/dashboard/settings/settings-form";
 import { getDb } from "@/db/client";
 import { requireMember } from "@/lib/accounts/session";
 import { ACCOUNT_PATHS } from "@/lib/wallets/derive";
 import { settingsOf } from "@/lib/dashboard/settings";
-import { previewAddressesAction, saveSettingsAction } from "./actions";
+import { previewAddressesAction, saveLogoAction, saveSettingsAction } from "./actions";
 
 export const metadata: Metadata = { title: "Settings · Merchant dashboard" };
 
@@ -24,6 +25,10 @@ export default async function SettingsPage({ params }: { params: Promise<{ busin
       <div className={sectionCard}>
         <SettingsForm view={view} paths={ACCOUNT_PATHS} actions={{ preview: previewAddressesAction, save: saveSettingsAction }} />
       </div>
+      <section className={sectionCard} aria-labelledby="logo-heading">
+        <h3 id="logo-heading" className="mb-3 text-base font-semibold">Checkout logo</h3>
+        <LogoForm businessId={view.businessId} logoUrl={view.logoUrl} save={saveLogoAction} />
+      </section>
     </main>
   );
 }
