@@ -19,7 +19,7 @@ export function serviceDescription(): string {
   return [
     "Create hosted-checkout cryptocurrency payments, fetch and list them, set internal notes and, in test mode, drive a simulated chain; operators manage businesses, API keys and webhook deliveries through the admin API.",
     "Successes are wrapped in an envelope `{ data, message: null, errors: null }`; errors are RFC 7807 ProblemDetails whose `errors` map names every invalid field at once.",
-    `Request bodies: JSON of at most 64 KB (65,536 bytes; 413 beyond), nested at most 32 levels, unknown fields refused; every number read exactly as written (one no double holds exactly is refused, never rounded). The text rule, for strings and keys in bodies, query strings and header values: ${TEXT_RULE_DOC}.`,
+    `Request bodies: JSON of at most 64 KB (65,536 bytes; 413 beyond; 512 KB for the admin API's business create and update, which may carry a logo), nested at most 32 levels, unknown fields refused; every number read exactly as written (one no double holds exactly is refused, never rounded). The text rule, for strings and keys in bodies, query strings and header values: ${TEXT_RULE_DOC}.`,
     QUERY_RULES,
     `Rate limits: ${rateLimitInForce()}, counted by each server process; over it, 429 with \`Retry-After\` (seconds). The admin API is not rate-limited.`,
   ].join("\n\n");
