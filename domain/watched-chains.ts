@@ -18,9 +18,21 @@ export function watchedChainOf(coin: CoinName): WatchedChain | null {
 /** Coins a live business may enable: those of a watched chain. */
 export const LIVE_COINS: readonly CoinName[] = COIN_NAMES.filter((c) => watchedChainOf(c) !== null);
 
-/** The coins a business of this mode can be paid in when it does not choose. */
-export function defaultEnabledCoins(mode: "test" | "live"): CoinName[] {
+/** The coins a business of this mode can be paid in: every coin in test mode, the watched chains' in live mode. */
+export function servableCoins(mode: "test" | "live"): CoinName[] {
   return mode === "test" ? [...COIN_NAMES] : [...LIVE_COINS];
+}
+
+/**
+ * What a new business offers when it does not choose: the widely held coins on the watched
+ * chains, in either mode, so a first checkout shows a short list a customer recognises rather
+ * than every coin of the catalogue. The rest stay one setting away (Settings, `enabledCoins`).
+ */
+export const DEFAULT_ENABLED_COINS = ["BITCOIN", "ETHEREUM", "LITECOIN", "ETH_TETHER", "ETH_USD_COIN", "TRX_TETHER", "TRX_USD_C"] as const satisfies readonly CoinName[];
+
+/** The coins a new business offers when it does not choose, in either mode. */
+export function defaultEnabledCoins(): CoinName[] {
+  return [...DEFAULT_ENABLED_COINS];
 }
 
 /** The coins of a chain whose transfers are the chain's own (not a token's): what the watcher reads from blocks. */

@@ -36,7 +36,7 @@ Settings:
   --mode test|live      test (default) pays on a simulated chain; live uses real chains
   --webhook-url U       default webhook address ("" clears it)
   --lifetime S          payment lifetime in seconds (5 … 604800, default 3600)
-  --coins A,B           enabled coins, e.g. BITCOIN,ETHEREUM (default: every coin the mode can serve)
+  --coins A,B           enabled coins, e.g. BITCOIN,ETHEREUM (default: BTC, ETH, LTC and USDT, USDC on Ethereum and TRON)
   --fee P               platform fee in percent
   --tolerance P         underpayment tolerance in percent
 

@@ -48,6 +48,9 @@ const SPEC_COINS = [
   "CONTRACT_TRC20_USDT", "CONTRACT_TRC20_USDC", "SOLANA", "SOL_TETHER", "SOL_USD_COIN", "TON",
 ];
 
+/** What a business offers when it does not choose: BTC, ETH, LTC, and USDT and USDC on Ethereum and TRON. */
+const DEFAULT_COINS = ["BITCOIN", "ETHEREUM", "LITECOIN", "ETH_TETHER", "ETH_USD_COIN", "TRX_TETHER", "TRX_USD_C"];
+
 function expectWebhookSecret(secret: unknown) {
   expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]+={0,2}$/);
   const raw = Buffer.from((secret as string).slice("whsec_".length), "base64");
@@ -76,7 +79,7 @@ describe("POST /admin/v1/businesses", () => {
       keyId: expect.stringMatching(/^key_/),
     });
     expect(Number.isSafeInteger(data.businessId) && data.businessId > 0).toBe(true);
-    expect([...data.enabledCoins].sort()).toEqual([...SPEC_COINS].sort());
+    expect(data.enabledCoins).toEqual(DEFAULT_COINS);
     expect(Date.parse(data.createdAt)).toBeGreaterThanOrEqual(before - 1000);
     expectWebhookSecret(data.webhookSecret);
 
@@ -126,26 +129,34 @@ describe("POST /admin/v1/businesses", () => {
     });
     const max = await ok(await admin("POST", "/businesses", { name: "Week", paymentLifetimeSeconds: 604800 }), 201);
     expect(max.paymentLifetimeSeconds).toBe(604800);
+    // The short default leaves the rest of the catalogue one setting away: a test business can enable every coin.
+    const every = await ok(await admin("POST", "/businesses", { name: "Everything", enabledCoins: SPEC_COINS }), 201);
+    expect([...every.enabledCoins].sort()).toEqual([...SPEC_COINS].sort());
   });
 
-  it("creates a live business with an https webhook; its default coins are those live can serve", async () => {
-    const data = await ok(
+  it("creates a live business with an https webhook; its default coins are the short set, and it can enable those live can serve", async () => {
+    const byDefault = await ok(
       await admin("POST", "/businesses", { name: "Live", mode: "live", webhookUrl: "https://merchant.example/hooks" }),
       201,
     );
-    expect(data.mode).toBe("live");
-    expect(data.enabledCoins).toContain("BITCOIN");
-    expect(data.enabledCoins).toContain("ETHEREUM");
-    expect(data.enabledCoins).toContain("ETH_TETHER");
-    expect(data.enabledCoins).toContain("CONTRACT_ERC20_USDC");
-    // Chains with no watcher are never offered live (docs/real-chains.md).
-    for (const coin of ["MONERO", "TON", "SOLANA", "SOL_TETHER", "SOL_USD_COIN"]) {
-      expect(data.enabledCoins).not.toContain(coin);
+    expect(byDefault.mode).toBe("live");
+    expect(byDefault.enabledCoins).toEqual(DEFAULT_COINS);
+    // Chains with no watcher are never offered live (docs/real-chains.md); every other coin can be enabled,
+    // TRON's too (offered once TRON_RPC_URL's node is healthy).
+    const unwatched = ["MONERO", "TON", "SOLANA", "SOL_TETHER", "SOL_USD_COIN"];
+    const servable = SPEC_COINS.filter((c) => !unwatched.includes(c));
+    for (const coin of ["BITCOIN", "ETHEREUM", "ETH_TETHER", "CONTRACT_ERC20_USDC", "TRON", "TRX_TETHER", "CONTRACT_TRC20_USDT"]) {
+      expect(servable).toContain(coin);
     }
-    // TRON has a watcher: its coins are enabled by default, offered once TRON_RPC_URL's node is healthy.
-    for (const coin of ["TRON", "TRX_TETHER", "CONTRACT_TRC20_USDT"]) expect(data.enabledCoins).toContain(coin);
-    const solana = await admin("POST", "/businesses", { name: "Live", mode: "live", enabledCoins: ["BITCOIN", "SOLANA"] });
-    expect((await invalid(solana, "enabledCoins")).detail).toMatch(/SOLANA cannot be paid to a live business.*no watcher/);
+    const data = await ok(
+      await admin("POST", "/businesses", { name: "Live", mode: "live", webhookUrl: "https://merchant.example/hooks", enabledCoins: servable }),
+      201,
+    );
+    expect([...data.enabledCoins].sort()).toEqual([...servable].sort());
+    for (const coin of unwatched) {
+      const refused = await admin("POST", "/businesses", { name: "Live", mode: "live", enabledCoins: ["BITCOIN", coin] });
+      expect((await invalid(refused, "enabledCoins")).detail).toMatch(new RegExp(`${coin} cannot be paid to a live business.*no watcher`));
+    }
   });
 
   it("takes a confirmation policy per coin, used by the coins chosen after it", async () => {
@@ -255,7 +266,7 @@ describe("GET and PATCH /admin/v1/businesses/{id}", () => {
       parentBusinessId: null,
       createdAt: b.createdAt,
     });
-    expect([...data.enabledCoins].sort()).toEqual([...SPEC_COINS].sort());
+    expect(data.enabledCoins).toEqual(DEFAULT_COINS);
     expect(data).not.toHaveProperty("webhookSecret");
     expect(data).not.toHaveProperty("apiKey");
     expect(JSON.stringify(data)).not.toContain("whsec_");
@@ -315,8 +326,8 @@ describe("GET and PATCH /admin/v1/businesses/{id}", () => {
   });
 
   it("switching to live checks the live rules against the resulting settings", async () => {
-    const t = await newBusiness({ webhookUrl: "http://localhost:3001/hook" });
-    // Its http webhook and its default coins (which include MONERO) are not allowed for live.
+    const t = await newBusiness({ webhookUrl: "http://localhost:3001/hook", enabledCoins: ["BITCOIN", "MONERO"] });
+    // Its http webhook and its coins (which include MONERO) are not allowed for live.
     await invalid(await admin("PATCH", `/businesses/${t.businessId}`, { mode: "live" }), "webhookUrl");
     await invalid(
       await admin("PATCH", `/businesses/${t.businessId}`, { mode: "live", webhookUrl: "https://shop.example/hook" }),

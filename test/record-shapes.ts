@@ -55,7 +55,9 @@ async function chargeWith(id: string, quotedUnits: string, tolerancePercent: str
 
 export async function makeRecordShapes(): Promise<Shapes> {
   const db = await getDb();
-  const b = await newBusiness({ feePercent: 2.5 });
+  // The coins the shapes below are paid in: a coin of each network and a contract charge of each kind.
+  const enabledCoins = ["BITCOIN", "ETHEREUM", "LITECOIN", "MONERO", "TRON", "SOLANA", "ETH_USD_COIN", "ETH_DAI", "TRX_TETHER", "CONTRACT_ERC20_USDC", "CONTRACT_ERC20_ETH"] as const;
+  const b = await newBusiness({ feePercent: 2.5, enabledCoins: [...enabledCoins] });
   const sub = await newBusiness({ parentBusinessId: b.businessId });
   const ids = new Map<string, string>();
   const add = async (label: string, biz: Biz, body: Record<string, unknown> = { currency: "USD", amount: 10 }) => {

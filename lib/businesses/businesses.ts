@@ -5,7 +5,7 @@ import { findBusiness, insertBusiness, updateBusiness } from "@/db/queries/busin
 import type { Business } from "@/db/schema";
 import { issueApiKey } from "@/lib/accounts/api-keys";
 import type { CoinName } from "@/domain/coins";
-import { defaultEnabledCoins } from "@/domain/watched-chains";
+import { defaultEnabledCoins, servableCoins } from "@/domain/watched-chains";
 import { chainsHealth } from "@/lib/chains/health";
 import type { KeyFamily } from "@/lib/wallets/derive";
 import { keyProblem } from "./schemas";
@@ -47,7 +47,7 @@ function checkModeRules(mode: "test" | "live", webhookUrl: string | null | undef
   const problem = webhookUrl ? webhookUrlProblem(webhookUrl, mode) : null;
   if (problem) throw invalidField("webhookUrl", problem);
   if (mode !== "live") return;
-  const servable = new Set<string>(defaultEnabledCoins("live"));
+  const servable = new Set<string>(servableCoins("live"));
   const bad = coins?.filter((c) => !servable.has(c)) ?? [];
   if (bad.length) {
     throw invalidField(
@@ -107,7 +107,7 @@ export async function createBusiness(db: Db, input: CreateBusinessInput) {
       mode: input.mode,
       webhookUrl: input.webhookUrl ?? null,
       paymentLifetimeSeconds: input.paymentLifetimeSeconds ?? 3600,
-      enabledCoins: [...new Set(input.enabledCoins ?? defaultEnabledCoins(input.mode))] as CoinName[],
+      enabledCoins: [...new Set(input.enabledCoins ?? defaultEnabledCoins())] as CoinName[],
       feePercent: String(input.feePercent ?? 0),
       underpaymentTolerancePercent: String(input.underpaymentTolerancePercent ?? 0),
       parentBusinessId: input.parentBusinessId ?? null,

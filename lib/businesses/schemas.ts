@@ -2,7 +2,7 @@ import { z } from "zod";
 import { urlField } from "@/lib/http/url-field";
 import { KEY_FAMILIES, networkOfFamily, validateExtendedPublicKey, type ChainNet, type KeyFamily } from "@/lib/wallets/derive";
 import { COIN_NAMES, type CoinName } from "@/domain/coins";
-import { defaultEnabledCoins } from "@/domain/watched-chains";
+import { defaultEnabledCoins, servableCoins } from "@/domain/watched-chains";
 import { LIVE_URL_RULE, URL_RULE, URL_SCHEME_PATTERN } from "@/lib/http/rules";
 import { accentColorProblem, MAX_LOGO_BYTES } from "@/domain/brand";
 
@@ -128,7 +128,7 @@ const settings = {
     .array(z.enum(COIN_NAMES as [string, ...string[]]))
     .min(1, "must name at least one coin")
     .meta({
-      description: `Coins offered on checkout (repeats are dropped). Default: every coin the business's mode can serve. A \`live\` business can serve only ${defaultEnabledCoins("live").join(", ")}: any other coin is a 400.`,
+      description: `Coins offered on checkout (repeats are dropped). Default: ${defaultEnabledCoins().join(", ")}, in either mode. A \`live\` business can serve only ${servableCoins("live").join(", ")}: any other coin is a 400.`,
       examples: [["BITCOIN", "ETHEREUM", "ETH_TETHER"]],
     }),
   feePercent: percent.meta({ description: "Platform fee, in percent of the settled amount: 0 to 100. Default 0.", examples: [1.5] }),

@@ -8,7 +8,7 @@ import { keyProblem, PatchBusinessSchema } from "@/lib/businesses/schemas";
 import { chainsHealth } from "@/lib/chains/health";
 import { COIN_NAMES } from "@/domain/coins";
 import { ACCOUNT_PATHS, deriveAddressForCoin, KEY_FAMILIES, type ChainNet, type KeyFamily } from "@/lib/wallets/derive";
-import { defaultEnabledCoins } from "@/domain/watched-chains";
+import { servableCoins } from "@/domain/watched-chains";
 import { invalidField } from "@/lib/http/errors";
 import { parseWith } from "@/lib/http/parse";
 
@@ -50,7 +50,7 @@ export async function settingsOf(db: Db, userId: string, businessId: unknown) {
     enabledCoins: s.enabledCoins,
     extendedPublicKeys: s.extendedPublicKeys,
     /** Coins this mode can be paid in: every coin in test mode, the watched chains' in live mode. */
-    servableCoins: defaultEnabledCoins(s.mode),
+    servableCoins: servableCoins(s.mode),
     allCoins: COIN_NAMES,
     families: KEY_FAMILIES,
   };

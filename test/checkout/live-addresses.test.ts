@@ -36,7 +36,11 @@ describe("deposit addresses of live businesses", () => {
   it("offer only coins whose family has a key; none at all → 400 at create", async () => {
     const db = await getDb();
     await chainFollowed("ETHEREUM");
-    const b = await newBusiness({ mode: "live", extendedPublicKeys: { ETHEREUM: TEST_EXTENDED_PUBLIC_KEYS.ETHEREUM } });
+    const b = await newBusiness({
+      mode: "live",
+      extendedPublicKeys: { ETHEREUM: TEST_EXTENDED_PUBLIC_KEYS.ETHEREUM },
+      enabledCoins: ["BITCOIN", "ETHEREUM", "CONTRACT_ERC20_USDT", "TRON", "CONTRACT_TRC20_USDT"],
+    });
     const { id } = await createPayment(b);
     const coins = (await checkoutView(db, id))!.coins.map((c) => c.coin);
     expect(coins).toContain("ETHEREUM");
@@ -58,7 +62,7 @@ describe("deposit addresses of live businesses", () => {
   it("offer a coin only while its chain is healthy: configured but never followed, it cannot be chosen", async () => {
     const db = await getDb();
     // BITCOIN_CASH_RPC_URL is configured (test/setup.ts) but no node answers there: the payment is made, no coin is offered.
-    const b = await newBusiness({ mode: "live", extendedPublicKeys: { BITCOIN_CASH: TEST_EXTENDED_PUBLIC_KEYS.BITCOIN_CASH } });
+    const b = await newBusiness({ mode: "live", extendedPublicKeys: { BITCOIN_CASH: TEST_EXTENDED_PUBLIC_KEYS.BITCOIN_CASH }, enabledCoins: ["BITCOIN_CASH"] });
     const { id } = await createPayment(b);
     expect((await checkoutView(db, id))!.coins).toEqual([]);
     await expect(selectCoin(db, id, "BITCOIN_CASH")).rejects.toMatchObject({ status: 400 });

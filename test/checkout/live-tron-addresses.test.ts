@@ -76,7 +76,12 @@ describe("TRON deposit addresses of live businesses", () => {
     expect([abandon.xpub, abandon.address(0)]).toEqual([TEST_EXTENDED_PUBLIC_KEYS.TRON, "TUEZSdKsoDHQMeZwihtdoBiN46zxhGWYdH"]);
     const { xpub, address: walletAddress } = wallet(generateMnemonic(wordlist));
     // Its payments live a day: a file sharing the database may expire every payment due within hours.
-    const b = await newBusiness({ mode: "live", extendedPublicKeys: { TRON: xpub }, paymentLifetimeSeconds: 86_400 });
+    const b = await newBusiness({
+      mode: "live",
+      extendedPublicKeys: { TRON: xpub },
+      enabledCoins: ["BITCOIN", "TRON", "CONTRACT_TRC20_TRX", "TRX_TETHER", "CONTRACT_TRC20_USDT"],
+      paymentLifetimeSeconds: 86_400,
+    });
     chainFile.retire(b.businessId);
     const first = await createPayment(b);
     const second = await createPayment(b);

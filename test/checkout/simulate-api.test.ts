@@ -54,7 +54,7 @@ describe("POST …/simulate (test-mode chain)", () => {
   });
 
   it("a CONTRACT_* coin shows contractCharge with a single transaction", async () => {
-    const b = await newBusiness();
+    const b = await newBusiness({ enabledCoins: ["BITCOIN", "CONTRACT_ERC20_USDC"] });
     const { id } = await createPayment(b, { currency: "USD", amount: 10, paymentMethods: { CONTRACT_CRYPTO: ["CONTRACT_ERC20_USDC"] } });
     await sim(b, id, { action: "select", coin: "CONTRACT_ERC20_USDC" });
     const paid = await sim(b, id, { action: "pay", confirmations: 12 });
@@ -69,7 +69,7 @@ describe("POST …/simulate (test-mode chain)", () => {
   });
 
   it("underpayment shows isUnderpaid, a top-up completes it", async () => {
-    const b = await newBusiness();
+    const b = await newBusiness({ enabledCoins: ["BITCOIN", "TRON"] });
     const { id } = await createPayment(b, { currency: "USD", amount: 100 });
     const sel = await sim(b, id, { action: "select", coin: "TRON" });
     const quote = sel.body.data.platformCryptoCharge.amount;

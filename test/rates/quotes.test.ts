@@ -101,7 +101,7 @@ describe("quotes from stored market rates", () => {
 
   it("names the missing leg: a coin no provider quotes, a currency no provider has", async () => {
     await market();
-    const b = await newBusiness();
+    const b = await newBusiness({ enabledCoins: ["BITCOIN", "MONERO"] });
     const monero = await createPayment(b, { currency: "USD", amount: 5 });
     expect((await expectProblem(await select(b, monero.id, "MONERO"), 503)).detail).toContain("no market rate of XMR in USD is known");
     const chf = await createPayment(b, { currency: "CHF", amount: 5 });

@@ -220,7 +220,7 @@ describe("webhook payload", () => {
 
   it("a CONTRACT_* coin fills ContractCharge (with its Transaction) and leaves PlatformCryptoCharge null", async () => {
     const r = await receiver();
-    const b = await newBusiness({ webhookUrl: r.url });
+    const b = await newBusiness({ webhookUrl: r.url, enabledCoins: ["BITCOIN", "CONTRACT_ERC20_USDT"] });
     const { id } = await createPayment(b, { currency: "USD", amount: 25, paymentMethods: { CONTRACT_CRYPTO: ["CONTRACT_ERC20_USDT"] } });
     await nextBody(r, b.webhookSecret, "PAYMENT_CREATED");
     await sim(b, id, { action: "select", coin: "CONTRACT_ERC20_USDT" });
