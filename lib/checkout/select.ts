@@ -7,10 +7,9 @@ import type { Business, PaymentRow } from "@/db/schema";
 import { COINS, type CoinName } from "@/domain/coins";
 import { requiredConfirmations } from "@/lib/chains/confirmations";
 import { deriveAddressForCoin, keyFamilyOf, TEST_EXTENDED_PUBLIC_KEYS } from "@/lib/wallets/derive";
-import { quoteBaseUnits } from "@/domain/amounts";
 import { canServeNow } from "@/lib/payments/address-source";
 import { liveCoins, type LiveCoin } from "@/lib/chains/health";
-import { quoteRate } from "@/lib/rates/quote";
+import { quotedUnits, quoteRate } from "@/lib/rates/quote";
 import { conflict, invalidField } from "@/lib/http/errors";
 import { recordEvent } from "@/lib/payments/state-machine";
 import { loadForUpdate } from "@/lib/payments/lock";
@@ -74,7 +73,7 @@ export async function selectCoin(db: Db, paymentId: string, coin: string): Promi
     const info = COINS[c];
     const now = new Date();
     const quote = await quoteRate(tx, business, c, payment.currency, now);
-    const quoted = quoteBaseUnits(payment.amount, quote.rate, info.decimals);
+    const quoted = quotedUnits(payment.amount, quote.rate, info.decimals);
     const deposit = await depositAddress(tx, business, c, live);
     await upsertCharge(tx, {
       paymentId,

@@ -9,7 +9,7 @@ import { paymentUri, type EvmTarget } from "@/lib/wallets/payment-uri";
 import { isErc20Coin, isTrc20Coin } from "@/domain/token-contracts";
 import { chainsHealth, liveCoinsOf, type ChainHealth } from "@/lib/chains/health";
 import { tokenContractsOn, trc20ContractsOn } from "@/domain/watched-chains";
-import { unquotableCoins } from "@/lib/rates/quote";
+import { roundUpToShown, unquotableCoins } from "@/lib/rates/quote";
 import { config } from "@/lib/config";
 import { detectionInput } from "@/lib/payments/detection-input";
 import type { PaymentStatus } from "@/domain/statuses";
@@ -45,6 +45,7 @@ export type CheckoutView = {
     coin: CoinName;
     name: string;
     symbol: string;
+    /** Whole coins, exactly the quoted base units: at most 8 decimals (lib/rates/quote.ts). */
     amount: string;
     exchangeRate: string;
     /** When the quote was made (ISO; choosing again makes a new one). */
@@ -56,6 +57,7 @@ export type CheckoutView = {
     /** A live token charge's contract (ERC-20 or TRC-20): the one token the watcher counts, for the customer to check in the wallet. */
     tokenContract: string | null;
     paid: string;
+    /** What is still due, rounded up to the amount's precision so it can be typed; a wallet sending it leaves nothing due. */
     due: string;
     isUnderpaid: boolean;
     confirmations: number;
@@ -103,6 +105,7 @@ export async function checkoutView(db: Db, paymentId: string): Promise<CheckoutV
     const d = decideStatus(detectionInput(payment, charge, transfers));
     const pending = transfers.filter((t) => !t.dropped && !t.late);
     const late = transfers.filter((t) => !t.dropped && t.late).reduce((sum, t) => sum + BigInt(t.amount), 0n);
+    const due = roundUpToShown(d.due, info.decimals);
     chargeView = {
       coin,
       name: info.name,
@@ -113,10 +116,10 @@ export async function checkoutView(db: Db, paymentId: string): Promise<CheckoutV
       rateAt: charge.rateFetchedAt?.toISOString() ?? null,
       address: charge.address,
       // After a partial payment the wallet link asks for what is still due.
-      uri: paymentUri(coin, charge.address, d.due > 0n ? d.due : BigInt(charge.quotedUnits), evmTarget(health, business, coin)),
+      uri: paymentUri(coin, charge.address, due > 0n ? due : BigInt(charge.quotedUnits), evmTarget(health, business, coin)),
       tokenContract: tokenContractOf(health, business, coin),
       paid: unitsToDecimal(d.seen, info.decimals),
-      due: unitsToDecimal(d.due, info.decimals),
+      due: unitsToDecimal(due, info.decimals),
       isUnderpaid: d.isUnderpaid,
       confirmations: pending.length ? Math.min(...pending.map((t) => t.confirmations)) : 0,
       requiredConfirmations: charge.requiredConfirmations,

@@ -6,6 +6,7 @@ import type { RatesConfig } from "@/lib/config/rates";
 import { ApiError } from "@/lib/http/errors";
 import { isPayableCurrency } from "@/domain/currencies";
 import { COINS, type CoinName } from "@/domain/coins";
+import { quoteBaseUnits } from "@/domain/amounts";
 import { DEFAULT_RATE_TABLE } from "./default-rates";
 import { snapshotRateSource } from "./snapshot-source";
 import type { ProviderSnapshot } from "./providers/types";
@@ -47,6 +48,33 @@ export function acceptedCurrencies(): string[] {
 
 export function isAcceptedCurrency(code: string): boolean {
   return isPayableCurrency(code) && Object.hasOwn(currencyTable().currencies, code);
+}
+
+/**
+ * The most decimals a quote has: what wallets show and let people type for ETH and the
+ * 18-decimal tokens (wei-exact amounts are neither readable nor typeable). Coins with fewer
+ * decimals are quoted to their base unit.
+ */
+export const QUOTE_DECIMALS = 8;
+
+/**
+ * `units` of a coin with `decimals` decimals, rounded UP to a whole number of its shown
+ * precision (10^(decimals − 8) base units when it has more than 8), so the merchant is never
+ * short and the amount shown is exactly these units.
+ */
+export function roundUpToShown(units: bigint, decimals: number): bigint {
+  if (decimals <= QUOTE_DECIMALS) return units;
+  const step = 10n ** BigInt(decimals - QUOTE_DECIMALS);
+  return ((units + step - 1n) / step) * step;
+}
+
+/**
+ * The base units a charge asks for `fiatAmount` at `rate` (fiat per whole coin): the exact
+ * quote rounded up to the next base unit, then up to at most 8 decimals. This integer is what
+ * is stored and what transfers are checked against.
+ */
+export function quotedUnits(fiatAmount: string, rate: string, decimals: number): bigint {
+  return roundUpToShown(quoteBaseUnits(fiatAmount, rate, decimals), decimals);
 }
 
 /** 503 `rate-unavailable`: what the checkout shows the customer and the API answers. */
