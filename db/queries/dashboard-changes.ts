@@ -25,6 +25,7 @@ export async function paymentsChangeMark(tx: Tx, business: Business): Promise<st
     OPEN.map((s) => sql`count(*) filter (where ${payments.status} = ${s})`),
     sql`, `,
   );
+  // Values inline (ids and statuses), as the list's statements: no extra round trip on PGlite.
   const [row] = await executeRows<Record<string, string | number | null>>(
     tx,
     sql`select (select ${payments.id} from ${payments} where ${scope} order by ${sql.join(NEWEST_FIRST, sql`, `)} limit 1) as newest,
@@ -32,7 +33,7 @@ export async function paymentsChangeMark(tx: Tx, business: Business): Promise<st
       from ${payments} where ${scope} and ${payments.status} in (${sql.join(
         OPEN.map((s) => sql`${s}`),
         sql`, `,
-      )})`,
+      )})`.inlineParams(),
   );
   return `${row?.newest ?? "none"}/${row?.open ?? ""}`;
 }
@@ -52,11 +53,12 @@ export async function paymentChangeMark(tx: Tx, business: Business, paymentId: s
     .from(transfers)
     .where(eq(transfers.paymentId, paymentId))
     .as("seen");
-  const [row] = await tx
+  const statement = tx
     .select({ status: payments.status, updated: sql<string>`${payments.updatedAt}::text`, n: seen.n, confirmations: seen.confirmations, changed: seen.changed })
     .from(payments)
     .crossJoin(seen)
     .where(and(eq(payments.id, paymentId), paymentScope(business)))
     .limit(1);
+  const [row] = await executeRows<{ status: string; updated: string; n: string; confirmations: string; changed: string | null }>(tx, statement.getSQL().inlineParams());
   return row ? `${row.status}/${row.updated}/${row.n}/${row.confirmations}/${row.changed ?? ""}` : null;
 }

@@ -54,6 +54,14 @@ type PaymentRow = { id: string; name: string | null; currency: string; amount: s
 
 const date = (v: Date | string) => (v instanceof Date ? v : new Date(v));
 
+/**
+ * Rows of a statement with its values written inline, as the list's statements are
+ * (db/queries/payments-list.ts, `withValuesInline`): an unnamed statement with parameters holds
+ * up PGlite's one connection for an extra round trip. The values are ids, instants, statuses
+ * and limits, quoted by drizzle.
+ */
+const rowsOf = <T>(tx: Tx, statement: SQL): Promise<T[]> => executeRows<T>(tx, statement.inlineParams());
+
 function paymentOf(r: PaymentRow): AttentionPayment {
   return {
     id: r.id,
@@ -69,7 +77,7 @@ function paymentOf(r: PaymentRow): AttentionPayment {
 
 /** How many rows `from` (a FROM … WHERE …) has, counted up to `cap`: a LIMIT inside, so a long tail is never read. */
 async function cappedCount(tx: Tx, select: SQL, cap: number): Promise<{ total: number; capped: boolean }> {
-  const [row] = await executeRows<{ n: string | number }>(tx, sql`select count(*) as n from (${select} limit ${cap}) capped`);
+  const [row] = await rowsOf<{ n: string | number }>(tx, sql`select count(*) as n from (${select} limit ${cap}) capped`);
   const total = Number(row?.n ?? 0);
   return { total, capped: total >= cap };
 }
@@ -86,7 +94,7 @@ async function listed<T>(tx: Tx, rows: Promise<T[]>, select: SQL, cap: number): 
  */
 export async function paymentsInStatus(tx: Tx, business: Business, statuses: PaymentStatus[], since: Date | undefined, l: ListLimits): Promise<Listed<AttentionPayment>> {
   const where = filterConditions(business, { statuses, fromTime: since });
-  const rows = executeRows<PaymentRow>(tx, sql`select ${PAYMENT_COLUMNS} from ${payments} where ${where} order by ${sql.join(NEWEST_FIRST, sql`, `)} limit ${l.limit}`);
+  const rows = rowsOf<PaymentRow>(tx, sql`select ${PAYMENT_COLUMNS} from ${payments} where ${where} order by ${sql.join(NEWEST_FIRST, sql`, `)} limit ${l.limit}`);
   return listed(tx, rows.then((r) => r.map(paymentOf)), sql`select 1 from ${payments} where ${where}`, l.cap);
 }
 
@@ -104,7 +112,7 @@ export async function heldPayments(tx: Tx, business: Business, heldBefore: Date,
       and not ${transfers.dropped} and not ${transfers.late}
       and ${transfers.confirmations} < ${charges.requiredConfirmations}
       and ${transfers.seenAt} <= ${heldBefore.toISOString()}::timestamptz`;
-  const rows = executeRows<PaymentRow>(
+  const rows = rowsOf<PaymentRow>(
     tx,
     sql`select ${PAYMENT_COLUMNS}, min(${transfers.seenAt}) as since ${from} group by ${payments.id} order by since, ${payments.id} limit ${l.limit}`,
   );
@@ -121,7 +129,7 @@ export async function droppedPayments(tx: Tx, business: Business, since: Date, l
   const where = sql`${filterConditions(business, { fromTime: since, statuses: ["FAILED", "PENDING", "UNDERPAID", "PROCESSING"] })}
     and (${payments.status} = 'FAILED' or exists (${dropped}))`;
   const lastDrop = sql`(select max(${transfers.updatedAt}) from ${transfers} where ${transfers.paymentId} = ${payments.id} and ${transfers.dropped})`;
-  const rows = executeRows<PaymentRow>(
+  const rows = rowsOf<PaymentRow>(
     tx,
     sql`select ${PAYMENT_COLUMNS}, ${lastDrop} as since from ${payments} where ${where} order by ${sql.join(NEWEST_FIRST, sql`, `)} limit ${l.limit}`,
   );
@@ -137,7 +145,7 @@ export async function droppedPayments(tx: Tx, business: Business, since: Date, l
 export async function lateTransfers(tx: Tx, business: Business, since: Date, l: ListLimits): Promise<Listed<LateTransfer>> {
   const from = sql`from ${transfers} join ${payments} on ${payments.id} = ${transfers.paymentId}
     where ${transfers.late} and not ${transfers.dropped} and ${transfers.seenAt} >= ${since.toISOString()}::timestamptz and ${paymentScope(business)}`;
-  const rows = executeRows<PaymentRow & { tx_hash: string; units: string; seen_at: Date | string }>(
+  const rows = rowsOf<PaymentRow & { tx_hash: string; units: string; seen_at: Date | string }>(
     tx,
     sql`select ${PAYMENT_COLUMNS}, ${transfers.seenAt} as since, ${transfers.txHash} as tx_hash, ${transfers.amount}::text as units, ${transfers.seenAt} as seen_at
       ${from} order by ${transfers.seenAt} desc, ${transfers.id} desc limit ${l.limit}`,
@@ -160,7 +168,7 @@ export async function failedDeliveries(tx: Tx, businessId: number, since: Date, 
   const d = webhookDeliveries;
   const where = sql`${d.businessId} = ${businessId} and ${d.createdAt} >= ${since.toISOString()}::timestamptz
     and (${d.status} = 'failed' or (${d.status} = 'pending' and ${d.attempts} > 0))`;
-  const rows = executeRows<{
+  const rows = rowsOf<{
     id: string | number;
     payment_id: string | null;
     event_type: string;

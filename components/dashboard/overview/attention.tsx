@@ -145,7 +145,7 @@ export function Attention({ overview: o, base }: { overview: Overview; base: str
           Nothing needs your attention: no underpaid payments, late or held money, dropped transfers or undelivered webhooks.
         </p>
       ) : (
-        <div className="grid gap-4 lg:grid-cols-2">
+        <div className="grid items-start gap-4 lg:grid-cols-2">
           <PaymentGroup group={underpaid} base={base} />
           <PaymentGroup group={late} base={base} />
           <PaymentGroup group={held} base={base} />
