@@ -23,7 +23,7 @@ test("an owner signs in, turns on two-factor sign-in, signs out and back in with
   await expect(page.locator("#sign-in-error")).toHaveText("The email or password is incorrect.");
 
   await signIn(page, owner);
-  await expect(page).toHaveURL(new RegExp(`/dashboard/${b.businessId}/payments`));
+  await expect(page).toHaveURL(new RegExp(`/dashboard/${b.businessId}$`));
   await expect(page.getByRole("heading", { level: 1, name: "Dashboard shop" })).toBeVisible();
   await expect(page.getByText("Test mode", { exact: true })).toBeVisible();
 
@@ -51,7 +51,7 @@ test("an owner signs in, turns on two-factor sign-in, signs out and back in with
   await snap(page, "dashboard", "two-factor-code");
   await page.getByLabel("Code").fill(await totp(secret, { next: true }));
   await page.getByRole("button", { name: "Verify" }).click();
-  await expect(page).toHaveURL(new RegExp(`/dashboard/${b.businessId}/payments`));
+  await expect(page).toHaveURL(new RegExp(`/dashboard/${b.businessId}$`));
 });
 
 test("repeated wrong passwords lock an email address's sign-in, alike for a user and for nobody", async ({ page, request, baseURL }) => {
@@ -80,10 +80,10 @@ test("a user changes the password they were given: field errors, then the old on
   const other = await browser.newContext();
   const elsewhere = await other.newPage();
   await signIn(elsewhere, owner);
-  await expect(elsewhere).toHaveURL(new RegExp(`/dashboard/${b.businessId}/payments$`));
+  await expect(elsewhere).toHaveURL(new RegExp(`/dashboard/${b.businessId}$`));
 
   await signIn(page, owner);
-  await expect(page).toHaveURL(new RegExp(`/dashboard/${b.businessId}/payments$`));
+  await expect(page).toHaveURL(new RegExp(`/dashboard/${b.businessId}$`));
   await page.getByRole("link", { name: "Security" }).click();
   await page.getByLabel("Current password").fill("not my password");
   await page.getByLabel("New password (at least 10 characters)").fill("too short");
@@ -107,7 +107,7 @@ test("a user changes the password they were given: field errors, then the old on
   await signIn(elsewhere, owner);
   await expect(elsewhere.locator("#sign-in-error")).toHaveText("The email or password is incorrect.");
   await signIn(elsewhere, { email: owner.email, password: "a much better password" });
-  await expect(elsewhere).toHaveURL(new RegExp(`/dashboard/${b.businessId}/payments$`));
+  await expect(elsewhere).toHaveURL(new RegExp(`/dashboard/${b.businessId}$`));
   await other.close();
 });
 
@@ -116,7 +116,7 @@ test("a user sees only their businesses: another merchant's id is a 404, and a v
   const theirs = await newBusiness(request, { name: "Theirs" });
   const viewer = await newUser(request, mine.businessId, "viewer");
   await signIn(page, viewer);
-  await expect(page).toHaveURL(new RegExp(`/dashboard/${mine.businessId}/payments`));
+  await expect(page).toHaveURL(new RegExp(`/dashboard/${mine.businessId}$`));
   const nav = page.getByRole("navigation", { name: "Business sections" });
   await expect(nav.getByRole("link", { name: "Payments" })).toBeVisible();
   await expect(nav.getByRole("link", { name: "Settings" })).toHaveCount(0);
@@ -148,10 +148,10 @@ test("every dashboard page passes the accessibility audit", async ({ page, reque
   await expect(page).toHaveURL(/\/dashboard$/);
   await expect(page.getByRole("link", { name: /Second audited shop/ })).toBeVisible();
   await expectAccessible(page, "dashboard-home");
-  for (const path of ["/payments", `/payments/${payment.id}`, "/developers", "/settings", "/members"]) {
+  for (const path of ["", "/payments", `/payments/${payment.id}`, "/developers", "/settings", "/members"]) {
     await page.goto(`/dashboard/${b.businessId}${path}`);
     await expect(page.getByRole("heading", { level: 1, name: "Audited shop" })).toBeVisible();
-    await expectAccessible(page, `dashboard${path.replace(/\//g, "-").replace(payment.id, "detail")}`);
+    await expectAccessible(page, `dashboard${path.replace(/\//g, "-").replace(payment.id, "detail") || "-overview"}`);
   }
   await page.goto(`/dashboard/${b.businessId}/payments?fromAmount=ten`);
   await expect(page.locator("#fromAmount-error")).toBeVisible();

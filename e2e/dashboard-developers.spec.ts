@@ -98,7 +98,7 @@ test("developers, settings and members: keys, webhooks, address preview, invitat
   await page.getByLabel("Status", { exact: true }).selectOption("failed");
   await page.getByRole("button", { name: "Filter" }).click();
   await page.waitForURL(/status=failed/);
-  await expect(page.getByText("No deliveries with status failed yet.")).toBeVisible();
+  await expect(page.getByText("No deliveries with status Failed (failed) yet.")).toBeVisible();
   await page.getByLabel("Status", { exact: true }).selectOption("succeeded");
   await page.getByRole("button", { name: "Filter" }).click();
   await page.waitForURL(/status=succeeded/);

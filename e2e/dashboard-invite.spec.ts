@@ -38,7 +38,7 @@ test("an invitation is accepted only by the invited person, and reads alike whet
   const nobody = `nobody-${Date.now()}@shop.example`;
 
   await signIn(page, owner);
-  await expect(page).toHaveURL(new RegExp(`/dashboard/${b.businessId}/`));
+  await expect(page).toHaveURL(new RegExp(`/dashboard/${b.businessId}$`));
   const existingUrl = await invite(page, b.businessId, existing.email);
   const nobodyUrl = await invite(page, b.businessId, nobody);
 

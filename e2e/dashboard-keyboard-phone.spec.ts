@@ -33,9 +33,9 @@ test("a merchant works the dashboard from the keyboard alone", async ({ page, re
   await tabTo(page, page.getByLabel("Password"));
   await page.keyboard.type(owner.password);
   await page.keyboard.press("Enter");
-  await expect(page).toHaveURL(new RegExp(`/dashboard/${b.businessId}/payments$`));
+  await expect(page).toHaveURL(new RegExp(`/dashboard/${b.businessId}$`));
 
-  await tabTo(page, page.getByRole("link", { name: "Keyboard mug" }));
+  await tabTo(page, page.getByRole("region", { name: "Recent payments table" }).getByRole("link", { name: "Keyboard mug" }));
   await page.keyboard.press("Enter");
   await expect(page.getByRole("heading", { level: 2, name: "Keyboard mug" })).toBeVisible();
   const note = page.getByLabel("Internal note (visible to your team only)");
@@ -64,10 +64,11 @@ test("every dashboard page fits a phone's width", async ({ page, request }) => {
   await page.getByLabel("Email").fill(owner.email);
   await page.getByLabel("Password").fill(owner.password);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(new RegExp(`/dashboard/${b.businessId}/payments$`));
+  await expect(page).toHaveURL(new RegExp(`/dashboard/${b.businessId}$`));
 
   const base = `/dashboard/${b.businessId}`;
   const pages = {
+    overview: base,
     payments: `${base}/payments`,
     payment: `${base}/payments/${p.id}`,
     developers: `${base}/developers`,

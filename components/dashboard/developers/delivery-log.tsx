@@ -44,7 +44,7 @@ export function DeliveryLog({ base, page, status, statuses }: { base: string; pa
         <button type="submit" className={buttonClass.secondary}>Filter</button>
       </form>
       <p className="text-sm text-slate-700" aria-live="polite">
-        {page.totalCount} {page.totalCount === 1 ? "delivery" : "deliveries"}{status ? ` ${deliveryStateName(status).label.toLowerCase()} (${status})` : ""}
+        {page.totalCount} {page.totalCount === 1 ? "delivery" : "deliveries"}{status ? ` with status ${deliveryStateName(status).label} (${status})` : ""}
       </p>
       {page.items.length ? (
         <ul className="space-y-3" aria-label="Webhook deliveries">
@@ -83,7 +83,7 @@ export function DeliveryLog({ base, page, status, statuses }: { base: string; pa
           ))}
         </ul>
       ) : (
-        <p className="text-slate-700">No deliveries{status ? ` ${deliveryStateName(status).label.toLowerCase()} (${status})` : ""} yet.</p>
+        <p className="text-slate-700">No deliveries{status ? ` with status ${deliveryStateName(status).label} (${status})` : ""} yet.</p>
       )}
       {page.totalPages > 1 ? (
         <nav aria-label="Delivery log pages" className="flex items-center gap-3 text-sm">
