@@ -6,6 +6,7 @@ import type { SettingsView } from "@/lib/dashboard/settings";
 import { buttonClass, describedBy, errorsFor, FieldError, inputClass, Outcome } from "../developers/form-controls";
 import { BrandFields } from "./brand-fields";
 import { WalletKeyField, type KeyState, type PreviewAction } from "./wallet-key-field";
+import { coinName } from "../names";
 
 export type SaveAction = (businessId: number, input: unknown, confirmedKeys: string[]) => Promise<ActionResult<unknown>>;
 
@@ -78,7 +79,9 @@ export function SettingsForm({ view, paths, actions }: { view: SettingsView; pat
             return (
               <label key={coin} className={`flex min-h-10 items-center gap-2 text-sm ${servable ? "text-slate-900" : "text-slate-500"}`}>
                 <input type="checkbox" name="enabledCoins" value={coin} defaultChecked={view.enabledCoins.includes(coin)} disabled={!servable} className="size-5" />
-                <span className="font-mono text-xs">{coin}</span>
+                <span>
+                  {coinName(coin).label} <code className="font-mono text-xs text-slate-600">{coin}</code>
+                </span>
               </label>
             );
           })}
