@@ -1,5 +1,6 @@
 import type { Fixtures } from "./fixtures";
 import { ownBusinessId, type Draft } from "./fuzz-request";
+import { png } from "../brand/images";
 
 /**
  * The rules the document states only in prose (descriptions, README), which a request valid
@@ -125,6 +126,24 @@ export const CROSS_FIELD_RULES: CrossFieldRule[] = [
       satisfy: (d) => {
         const b = body(d);
         if (b && (b.mode === "live" || operationId === "adminPatchBusiness")) b.mode = "test";
+      },
+    },
+    {
+      operationId,
+      rule: "accentColor: contrast with white text of at least 4.5:1 (WCAG AA)",
+      fields: /^accentColor$/,
+      satisfy: (d) => {
+        const b = body(d);
+        if (b && typeof b.accentColor === "string") b.accentColor = "#1d4ed8";
+      },
+    },
+    {
+      operationId,
+      rule: "logo: a PNG, JPEG or WebP image by its content, at most 256 KB",
+      fields: /^logo$/,
+      satisfy: (d) => {
+        const b = body(d);
+        if (b && typeof b.logo === "string") b.logo = png(1, 1, () => [0, 0, 0, 255]).toString("base64");
       },
     },
     {
