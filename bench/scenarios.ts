@@ -67,10 +67,11 @@ export function scenarios(f: Fixture): Scenario[] {
         };
       },
     }),
-    // The dashboard's pages, server-rendered for a signed-in owner: the payments table (its first
-    // page, with the per-day chart) and a payment's page.
+    // The dashboard's pages, server-rendered for a signed-in owner: the business's overview, the
+    // payments table (its first page, with the per-day chart) and a payment's page.
     ...(f.dashboardCookie
       ? [
+          { name: "dash:overview", method: "GET", headers: { cookie: f.dashboardCookie }, next: () => ({ path: `/dashboard/${f.businessId}` }) } as Scenario,
           { name: "dash:list", method: "GET", headers: { cookie: f.dashboardCookie }, next: () => ({ path: `/dashboard/${f.businessId}/payments` }) } as Scenario,
           { name: "dash:detail", method: "GET", headers: { cookie: f.dashboardCookie }, next: () => ({ path: `/dashboard/${f.businessId}/payments/${pick(f.paymentIds)}` }) } as Scenario,
         ]
