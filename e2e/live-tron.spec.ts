@@ -100,7 +100,7 @@ test("a customer pays a live checkout in USDT on TRON through the node's HTTP AP
   await expect(page.getByTestId("payment-status")).toHaveAttribute("data-status", "AWAITING_PAYMENT");
   await expect(page.getByTestId("test-mode-panel")).toHaveCount(0);
   await expect(page.getByRole("list", { name: "Cryptocurrencies you can pay with" }).getByRole("button")).toHaveCount(2);
-  await page.getByRole("button", { name: /^Tether \(TRON\) USDT/ }).click();
+  await page.getByRole("button", { name: /^Tether USDT on TRON/ }).click();
   await expect(page.getByTestId("deposit-address")).toBeVisible();
 
   // What the page asks for, read from the page.

@@ -1,4 +1,3 @@
-import { COINS } from "@/domain/coins";
 import type { CheckoutView } from "@/lib/checkout/view";
 import { CoinPicker } from "./coin-picker";
 import { ConfirmationProgress } from "./confirmation-progress";
@@ -31,7 +30,8 @@ function Instructions({ charge, remaining }: { charge: Charge; remaining: boolea
       address={charge.address}
       uri={charge.uri}
       tokenContract={charge.tokenContract}
-      network={COINS[charge.coin].network}
+      networkName={charge.networkName}
+      standard={charge.standard}
       heading={remaining ? `Send the remaining ${charge.symbol} to complete your payment` : `Send exactly this amount of ${charge.name}`}
     />
   );

@@ -11,7 +11,9 @@ type Props = {
   uri: string;
   /** The token's contract on a live chain (ERC-20, TRC-20): shown so the customer sends that token and no look-alike. */
   tokenContract?: string | null;
-  network?: string | null;
+  /** The network to send on, as wallets name it ("Bitcoin Cash", "TRON"), and a token's standard there ("TRC-20") or null. */
+  networkName: string;
+  standard: string | null;
   heading: string;
 };
 
@@ -35,8 +37,18 @@ function AddressField({ label, value, what, testId }: { label: string; value: st
   );
 }
 
+/**
+ * The amount's font size: the largest up to text-lg at which the amount and its ticker fit the
+ * width left beside the copy button on one line (a wrapped amount is easy to mistype). A
+ * monospace digit is at most 0.62 em wide, so `n` characters fit 100cqi (the container's width)
+ * at 100cqi / (0.62 n). Browsers without container units keep the class's text-base.
+ */
+function amountFontSize(text: string): string {
+  return `min(1.125rem, calc(100cqi / ${(text.length * 0.62).toFixed(2)}))`;
+}
+
 /** BTCPay-style payment box: QR code, amount and address with copy buttons, "Open in wallet". */
-export function PaymentInstructions({ coinName, symbol, amount, address, uri, tokenContract, network, heading }: Props) {
+export function PaymentInstructions({ coinName, symbol, amount, address, uri, tokenContract, networkName, standard, heading }: Props) {
   return (
     <section aria-labelledby="pay-heading" className="space-y-5">
       <h2 id="pay-heading" className="text-center text-sm font-semibold text-slate-700">
@@ -51,16 +63,25 @@ export function PaymentInstructions({ coinName, symbol, amount, address, uri, to
         <div className="rounded-xl bg-slate-50 p-3 ring-1 ring-slate-200 ring-inset">
           <dt className="text-xs font-medium tracking-wide text-slate-500 uppercase">Amount</dt>
           <dd className="mt-1 flex items-center justify-between gap-3">
-            <span className="min-w-0 font-mono text-lg font-semibold break-all text-slate-900 tabular-nums" data-testid="coin-amount">
-              {amount} <span className="text-slate-500">{symbol}</span>
+            <span className="@container min-w-0 flex-1">
+              <span
+                className="block font-mono text-base leading-7 font-semibold whitespace-nowrap text-slate-900 tabular-nums"
+                style={{ fontSize: amountFontSize(`${amount} ${symbol}`) }}
+                data-testid="coin-amount"
+              >
+                {amount} <span className="text-slate-500">{symbol}</span>
+              </span>
             </span>
             <CopyButton value={amount} what="amount" />
+          </dd>
+          <dd className="mt-1 text-xs text-slate-600" data-testid="network">
+            on the <span className="font-semibold text-slate-900">{networkName}</span> network{standard ? ` (${standard})` : ""}
           </dd>
         </div>
         <AddressField label={`${coinName} address`} value={address} what="address" testId="deposit-address" />
         {tokenContract ? (
           <AddressField
-            label={`${symbol} token contract${network === "TRON" ? " (TRC-20)" : network === "ETHEREUM" ? " (ERC-20)" : ""}`}
+            label={`${symbol} token contract${standard ? ` (${standard})` : ""}`}
             value={tokenContract}
             what="token contract"
             testId="token-contract"

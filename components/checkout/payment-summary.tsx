@@ -28,7 +28,7 @@ export function PaymentSummary({ view }: { view: CheckoutView }) {
   if (!c) return null;
   const rows: [string, ReactNode, string?][] = [
     ["Total", formatFiat(view.amount, view.currency)],
-    ["Pay with", `${c.name} (${c.symbol})`],
+    ["Pay with", `${c.name} (${c.symbol})${c.standard ? ` on ${c.networkName}` : ""}`],
     ["Amount", `${c.amount} ${c.symbol}`],
     [
       "Exchange rate",

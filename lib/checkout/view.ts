@@ -10,6 +10,7 @@ import { isErc20Coin, isTrc20Coin } from "@/domain/token-contracts";
 import { chainsHealth, liveCoinsOf, type ChainHealth } from "@/lib/chains/health";
 import { tokenContractsOn, trc20ContractsOn } from "@/domain/watched-chains";
 import { roundUpToShown, unquotableCoins } from "@/lib/rates/quote";
+import { assetNameOf, NETWORK_NAMES, paymentNetworkOf, tokenStandardOf } from "@/domain/assets";
 import { config } from "@/lib/config";
 import { detectionInput } from "@/lib/payments/detection-input";
 import type { PaymentStatus } from "@/domain/statuses";
@@ -43,8 +44,12 @@ export type CheckoutView = {
   coins: { coin: CoinName; name: string; symbol: string; network: string | null; available: boolean }[];
   charge: null | {
     coin: CoinName;
+    /** The asset as customers know it ("Tether"); the network is beside it. */
     name: string;
     symbol: string;
+    /** The network to send on, as wallets name it ("TRON", "Bitcoin Cash"), and the token standard there ("TRC-20") or null. */
+    networkName: string;
+    standard: string | null;
     /** Whole coins, exactly the quoted base units: at most 8 decimals (lib/rates/quote.ts). */
     amount: string;
     exchangeRate: string;
@@ -108,8 +113,10 @@ export async function checkoutView(db: Db, paymentId: string): Promise<CheckoutV
     const due = roundUpToShown(d.due, info.decimals);
     chargeView = {
       coin,
-      name: info.name,
+      name: assetNameOf(info.symbol),
       symbol: info.symbol,
+      networkName: NETWORK_NAMES[paymentNetworkOf(coin)],
+      standard: tokenStandardOf(coin),
       amount: unitsToDecimal(BigInt(charge.quotedUnits), info.decimals),
       exchangeRate: trimZeros(charge.exchangeRate),
       quotedAt: charge.updatedAt.toISOString(),
