@@ -63,7 +63,7 @@ export async function claimDelivery(
 export async function recordAttempt(
   tx: Tx,
   attempt: typeof webhookAttempts.$inferInsert,
-  set: Pick<WebhookDeliveryRow, "status" | "nextAttemptAt" | "lastAttemptAt" | "lastStatusCode">,
+  set: Pick<WebhookDeliveryRow, "status" | "nextAttemptAt" | "lastAttemptAt" | "lastStatusCode"> & { url?: string },
   scheduled = true,
 ): Promise<WebhookDeliveryRow> {
   const inserted = tx.$with("attempt").as(tx.insert(webhookAttempts).values(attempt).returning({ id: webhookAttempts.id }));
@@ -93,11 +93,19 @@ export async function findDelivery(tx: Tx, businessId: number, id: number): Prom
 export async function listDeliveries(
   tx: Tx,
   businessId: number,
-  f: { paymentId?: string; status?: WebhookDeliveryRow["status"]; limit: number; offset: number; paymentsOnly?: boolean },
+  f: {
+    paymentId?: string;
+    endpointId?: number;
+    status?: WebhookDeliveryRow["status"];
+    limit: number;
+    offset: number;
+    paymentsOnly?: boolean;
+  },
 ): Promise<{ rows: (WebhookDeliveryRow & { attemptList: WebhookAttemptRow[] })[]; total: number }> {
   const where = and(
     eq(webhookDeliveries.businessId, businessId),
     f.paymentId ? eq(webhookDeliveries.paymentId, f.paymentId) : undefined,
+    f.endpointId !== undefined ? eq(webhookDeliveries.endpointId, f.endpointId) : undefined,
     // Test events are the only deliveries without a payment.
     f.paymentsOnly ? isNotNull(webhookDeliveries.paymentId) : undefined,
     f.status ? eq(webhookDeliveries.status, f.status) : undefined,
@@ -127,6 +135,16 @@ export async function listDeliveries(
 
 export async function listAttempts(tx: Tx, deliveryId: number): Promise<WebhookAttemptRow[]> {
   return tx.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, deliveryId)).orderBy(asc(webhookAttempts.id));
+}
+
+/** A delivery that is not to be attempted (its endpoint is disabled): failed, unclaimed, with no attempt made. */
+export async function holdDelivery(tx: Tx, id: number, at: Date): Promise<WebhookDeliveryRow> {
+  const [row] = await tx
+    .update(webhookDeliveries)
+    .set({ status: "failed", nextAttemptAt: null, lockedUntil: null, updatedAt: at })
+    .where(eq(webhookDeliveries.id, id))
+    .returning();
+  return row;
 }
 
 /** Committed state of deliveries by id (the Inngest driver sends an event once its row is visible). */

@@ -14,7 +14,6 @@ export const businesses = pgTable(
     /** The checkout logo (brand_logos), or null for none. */
     logoSha256: text("logo_sha256").references(() => brandLogos.sha256),
     mode: text("mode", { enum: ["test", "live"] }).notNull(),
-    webhookUrl: text("webhook_url"),
     paymentLifetimeSeconds: integer("payment_lifetime_seconds").notNull().default(3600),
     enabledCoins: text("enabled_coins").array().notNull(),
     feePercent: numeric("fee_percent", { precision: 7, scale: 4 }).notNull().default("0"),
@@ -22,6 +21,10 @@ export const businesses = pgTable(
       .notNull()
       .default("0"),
     parentBusinessId: bigint("parent_business_id", { mode: "number" }),
+    /**
+     * The business's signing secret: it signs deliveries to a payment's own `notifyUrl`, and an
+     * endpoint made through the admin API's `webhookUrl` field starts with it.
+     */
     webhookSecret: text("webhook_secret").notNull(),
     /** Account-level extended public keys per network (live businesses' deposit-address source). */
     extendedPublicKeys: jsonb("extended_public_keys").$type<Partial<Record<string, string>>>().notNull().default({}),

@@ -1,5 +1,7 @@
-import { randomBytes } from "node:crypto";
-import type { Db } from "@/db/client";
+import type { Db, Tx } from "@/db/client";
+import { listEndpoints, updateEndpoint } from "@/db/queries/webhook-endpoints";
+import { addEndpoint, changeEndpoint, removeEndpoint } from "@/lib/webhooks/endpoints";
+import { newWebhookSecret } from "@/lib/webhooks/sign";
 import { listApiKeys, revokeApiKey } from "@/db/queries/api-keys";
 import { findBusiness, insertBusiness, updateBusiness } from "@/db/queries/businesses";
 import type { Business } from "@/db/schema";
@@ -17,12 +19,11 @@ import { config } from "@/lib/config";
 import { dropReplacedLogo, logoPath, storeLogo } from "./brand";
 import { checkLogo, type CheckedLogo } from "./logo";
 
-/** D5: `whsec_` + base64 of 32 random bytes, the format svix's verifier expects. */
-export function newWebhookSecret(): string {
-  return `whsec_${randomBytes(32).toString("base64")}`;
-}
-
-export function businessSettings(b: Business) {
+/**
+ * `webhookUrl` is the business's primary endpoint's URL (its oldest endpoint, lib/webhooks/endpoints.ts):
+ * the field the admin API had before a business had several endpoints, kept working on them.
+ */
+export function businessSettings(b: Business, webhookUrl: string | null) {
   return {
     businessId: b.id,
     name: b.name,
@@ -30,7 +31,7 @@ export function businessSettings(b: Business) {
     accentColor: b.accentColor,
     logoUrl: b.logoSha256 ? `${config().publicBaseUrl}${logoPath(b.logoSha256)}` : null,
     mode: b.mode,
-    webhookUrl: b.webhookUrl,
+    webhookUrl,
     paymentLifetimeSeconds: b.paymentLifetimeSeconds,
     enabledCoins: b.enabledCoins,
     feePercent: Number(b.feePercent),
@@ -43,9 +44,12 @@ export function businessSettings(b: Business) {
 }
 
 /** D7: rules a setting must meet for the business's mode. */
-function checkModeRules(mode: "test" | "live", webhookUrl: string | null | undefined, coins: string[] | undefined) {
-  const problem = webhookUrl ? webhookUrlProblem(webhookUrl, mode) : null;
-  if (problem) throw invalidField("webhookUrl", problem);
+function checkModeRules(mode: "test" | "live", webhookUrls: (string | null | undefined)[], coins: string[] | undefined) {
+  for (const [i, url] of webhookUrls.entries()) {
+    const problem = url ? webhookUrlProblem(url, mode) : null;
+    // The first is the primary endpoint's (`webhookUrl`); the others are the further endpoints'.
+    if (problem) throw invalidField("webhookUrl", i === 0 ? problem : `webhook endpoint ${url}: ${problem}`);
+  }
   if (mode !== "live") return;
   const servable = new Set<string>(servableCoins("live"));
   const bad = coins?.filter((c) => !servable.has(c)) ?? [];
@@ -89,7 +93,7 @@ async function requireBusiness(db: Db, id: number): Promise<Business> {
 }
 
 export async function createBusiness(db: Db, input: CreateBusinessInput) {
-  checkModeRules(input.mode, input.webhookUrl, input.enabledCoins);
+  checkModeRules(input.mode, [input.webhookUrl], input.enabledCoins);
   await checkKeysAgainstNodes(db, input.extendedPublicKeys);
   if (input.parentBusinessId !== undefined) {
     const parent = await findBusiness(db, input.parentBusinessId);
@@ -105,7 +109,6 @@ export async function createBusiness(db: Db, input: CreateBusinessInput) {
       accentColor: input.accentColor?.toLowerCase() ?? null,
       logoSha256: await storeLogo(tx, logo ?? null),
       mode: input.mode,
-      webhookUrl: input.webhookUrl ?? null,
       paymentLifetimeSeconds: input.paymentLifetimeSeconds ?? 3600,
       enabledCoins: [...new Set(input.enabledCoins ?? defaultEnabledCoins())] as CoinName[],
       feePercent: String(input.feePercent ?? 0),
@@ -115,23 +118,29 @@ export async function createBusiness(db: Db, input: CreateBusinessInput) {
       confirmations: input.confirmations ?? {},
       webhookSecret,
     });
+    // The primary endpoint shares the business's secret: `webhookSecret` verifies all it sends.
+    if (input.webhookUrl) await addEndpoint(tx, business, { url: input.webhookUrl }, { secret: webhookSecret });
     const key = await issueApiKey(tx, { ownerBusinessId: business.id, businessIds: [business.id] });
-    return { ...businessSettings(business), apiKey: key.apiKey, keyId: key.keyId, webhookSecret };
+    return { ...businessSettings(business, input.webhookUrl ?? null), apiKey: key.apiKey, keyId: key.keyId, webhookSecret };
   });
 }
 
 export async function getBusiness(db: Db, id: number) {
-  return businessSettings(await requireBusiness(db, id));
+  const business = await requireBusiness(db, id);
+  return businessSettings(business, (await listEndpoints(db, id))[0]?.url ?? null);
 }
 
 export async function patchBusiness(db: Db, id: number, patch: PatchBusinessInput) {
   const current = await requireBusiness(db, id);
+  const endpoints = await listEndpoints(db, id);
   const mode = patch.mode ?? current.mode;
-  // A live business's current URL is checked on every change (it may be going live); a test
-  // business's only when it is given, so a stored one refused at delivery does not block the rest.
+  // A live business's current URLs are checked on every change (it may be going live); a test
+  // business's only when given, so a stored one refused at delivery does not block the rest.
+  const urls = endpoints.map((e) => e.url);
+  if (patch.webhookUrl !== undefined) urls[0] = patch.webhookUrl as string;
   checkModeRules(
     mode,
-    patch.webhookUrl !== undefined ? patch.webhookUrl : mode === "live" ? current.webhookUrl : null,
+    mode === "live" ? urls : patch.webhookUrl !== undefined ? [patch.webhookUrl] : [],
     patch.enabledCoins ?? (patch.mode === "live" ? current.enabledCoins : undefined),
   );
   await checkKeysAgainstNodes(db, patch.extendedPublicKeys);
@@ -144,9 +153,24 @@ export async function patchBusiness(db: Db, id: number, patch: PatchBusinessInpu
       ...settingsPatch(current, patch),
     });
     await dropReplacedLogo(tx, current.logoSha256, logoSha256);
-    return row;
+    const primary = patch.webhookUrl !== undefined ? await setPrimaryUrl(tx, row, patch.webhookUrl) : endpoints[0];
+    return businessSettings(row, primary?.url ?? null);
   });
-  return businessSettings(updated);
+  return updated;
+}
+
+/**
+ * `webhookUrl` on a PATCH: the primary endpoint's URL changes; a business without one gets one
+ * (with the business's secret, as on create); null removes the primary endpoint.
+ */
+async function setPrimaryUrl(tx: Tx, business: Business, url: string | null) {
+  const primary = (await listEndpoints(tx, business.id))[0];
+  if (url === null) {
+    if (primary) await removeEndpoint(tx, business.id, primary.id);
+    return (await listEndpoints(tx, business.id))[0];
+  }
+  if (primary) return changeEndpoint(tx, business, primary, { url });
+  return addEndpoint(tx, business, { url }, { secret: business.webhookSecret });
 }
 
 function brandPatch(patch: PatchBusinessInput) {
@@ -160,7 +184,6 @@ function settingsPatch(current: Business, patch: PatchBusinessInput) {
   return {
     ...(patch.name !== undefined && { name: patch.name }),
     ...(patch.mode !== undefined && { mode: patch.mode }),
-    ...(patch.webhookUrl !== undefined && { webhookUrl: patch.webhookUrl }),
     ...(patch.paymentLifetimeSeconds !== undefined && { paymentLifetimeSeconds: patch.paymentLifetimeSeconds }),
     ...(patch.enabledCoins !== undefined && { enabledCoins: [...new Set(patch.enabledCoins)] }),
     ...(patch.feePercent !== undefined && { feePercent: String(patch.feePercent) }),
@@ -207,9 +230,20 @@ export async function revokeKey(db: Db, ownerId: number, keyId: string) {
   return { keyId: row.id, revokedAt: row.revokedAt!.toISOString() };
 }
 
+/**
+ * A new business secret at once (it signs `notifyUrl` deliveries); the primary endpoint, while it
+ * still shares the old one, moves with it. An endpoint's own rotation, with an overlap, is
+ * `rotateEndpointSecret` (lib/webhooks/endpoints.ts).
+ */
 export async function rotateWebhookSecret(db: Db, id: number) {
-  await requireBusiness(db, id);
+  const current = await requireBusiness(db, id);
   const webhookSecret = newWebhookSecret();
-  await updateBusiness(db, id, { webhookSecret });
+  await inTransaction(db, async (tx) => {
+    await updateBusiness(tx, id, { webhookSecret });
+    const primary = (await listEndpoints(tx, id))[0];
+    if (primary?.secret === current.webhookSecret) {
+      await updateEndpoint(tx, id, primary.id, { secret: webhookSecret, previousSecret: null, previousSecretExpiresAt: null, updatedAt: new Date() });
+    }
+  });
   return { webhookSecret };
 }

@@ -2,6 +2,8 @@ import { z } from "zod";
 import type { Db } from "@/db/client";
 import { apiKeyLastUses } from "@/db/queries/api-key-use";
 import { findDelivery, listAttempts } from "@/db/queries/webhooks";
+import { listEndpoints } from "@/db/queries/webhook-endpoints";
+import { endpointView } from "@/lib/webhooks/endpoints";
 import { inTransaction } from "@/db/transaction";
 import { authorize } from "@/lib/accounts/authorize";
 import { can } from "@/lib/accounts/roles";
@@ -20,14 +22,16 @@ import { enqueueTestEvent } from "@/lib/webhooks/test-event";
  * schemas; their field errors reach the form.
  */
 
-/** What the page shows: the business id, its keys with their last use, the webhook URL, and what the role may do. */
+/** What the page shows: the business id, its keys with their last use, its webhook endpoints, and what the role may do. */
 export async function developerOverview(db: Db, userId: string, businessId: unknown) {
   const { business, role } = await authorize(db, userId, businessId, "view");
-  const [keys, uses] = await Promise.all([listKeys(db, business.id), apiKeyLastUses(db, business.id)]);
+  const [keys, uses, endpoints] = await Promise.all([listKeys(db, business.id), apiKeyLastUses(db, business.id), listEndpoints(db, business.id)]);
   return {
     businessId: business.id,
     mode: business.mode,
-    webhookUrl: business.webhookUrl,
+    /** The primary endpoint's URL (the admin API's `webhookUrl`). */
+    webhookUrl: endpoints[0]?.url ?? null,
+    endpoints: endpoints.map(endpointView),
     keys: keys.map((k) => ({ ...k, lastUsedAt: uses.get(k.keyId)?.toISOString() ?? null })),
     allowed: {
       manageKeys: can(role, "manage-keys"),
@@ -64,7 +68,7 @@ export async function setWebhookUrl(db: Db, userId: string, businessId: unknown,
   return { webhookUrl: (await patchBusiness(db, business.id, patch)).webhookUrl };
 }
 
-/** The signing secret, for roles that may see secrets (never rendered into a page by default). */
+/** The business's signing secret (it signs `notifyUrl` deliveries), for roles that may see secrets (never rendered into a page by default). */
 export async function revealWebhookSecret(db: Db, userId: string, businessId: unknown) {
   const { business } = await authorize(db, userId, businessId, "see-secrets");
   return { webhookSecret: business.webhookSecret };
@@ -76,10 +80,16 @@ export async function rotateSecret(db: Db, userId: string, businessId: unknown) 
   return rotateWebhookSecret(db, business.id);
 }
 
-/** Puts a signed test event for the webhook URL in the outbox; the background driver delivers it. */
-export async function sendTestEvent(db: Db, userId: string, businessId: unknown, now = new Date()) {
+/**
+ * Puts a signed test event for one endpoint (by default the primary one) in the outbox; the
+ * background driver delivers it. Another business's endpoint id is a 404.
+ */
+export async function sendTestEvent(db: Db, userId: string, businessId: unknown, endpointId?: unknown, now = new Date()) {
   const { business } = await authorize(db, userId, businessId, "manage-webhooks");
-  const delivery = await inTransaction(db, (tx) => enqueueTestEvent(tx, business, now));
+  const endpoints = await listEndpoints(db, business.id);
+  const endpoint = endpointId === undefined ? endpoints[0] : endpoints.find((e) => e.id === Number(endpointId));
+  if (endpointId !== undefined && !endpoint) throw notFound(`No webhook endpoint ${String(endpointId)} exists for business ${business.id}.`);
+  const delivery = await inTransaction(db, (tx) => enqueueTestEvent(tx, business, endpoint, now));
   return deliveryView(delivery, []);
 }
 

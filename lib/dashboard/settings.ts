@@ -36,7 +36,7 @@ export type SettingsInput = z.infer<typeof SettingsSchema>;
 
 export async function settingsOf(db: Db, userId: string, businessId: unknown) {
   const { business } = await authorize(db, userId, businessId, "manage-settings");
-  const s = businessSettings(business);
+  const s = businessSettings(business, null);
   return {
     businessId: s.businessId,
     mode: s.mode,

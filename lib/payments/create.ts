@@ -11,7 +11,8 @@ import { ApiError, invalidField } from "@/lib/http/errors";
 import { webhookUrlProblem } from "@/lib/http/url-safety";
 import { claimIdempotencyKey, findIdempotencyKey } from "@/db/queries/idempotency";
 import { decimalOf } from "@/domain/decimal";
-import { webhookTarget } from "@/lib/payments/outbox";
+import { webhookTargets } from "@/lib/payments/outbox";
+import { listEndpoints } from "@/db/queries/webhook-endpoints";
 import type { CreatePaymentRequest } from "./schemas";
 import { inTransaction } from "@/db/transaction";
 
@@ -81,6 +82,8 @@ export async function createPayment(
   const location = await ipLocationColumns(body.customerIp ?? null);
   // A sub-business's payments belong to its parent's account, made on the sub-business's behalf.
   const accountId = business.parentBusinessId ?? business.id;
+  // The endpoints are read once, before: whether there is any decides whether a transaction is needed.
+  const endpoints = body.notifyUrl ? [] : await listEndpoints(db, business.id);
 
   const result = { id, url: checkoutUrl(id) };
   const write = async (tx: Db): Promise<CreateResult> => {
@@ -122,13 +125,14 @@ export async function createPayment(
         location,
       },
     );
-    await announceEvent(tx, payment, eventId, "PAYMENT_CREATED", now, business);
+    await announceEvent(tx, payment, eventId, "PAYMENT_CREATED", now, { business, endpoints });
     return result;
   };
   // The payment, customer and event are one statement, atomic on its own. A transaction is
   // needed only to tie more to it: the idempotency claim, or the webhook outbox row (whose body
   // is built from the stored payment).
-  return idempotency || webhookTarget(body.notifyUrl, business) ? inTransaction(db, write) : write(db);
+  const targeted = webhookTargets(body.notifyUrl, endpoints, "PAYMENT_CREATED").length > 0;
+  return idempotency || targeted ? inTransaction(db, write) : write(db);
 }
 
 async function replay(tx: Db, businessId: number, idempotency: Idempotency): Promise<CreateResult> {

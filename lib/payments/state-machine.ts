@@ -1,12 +1,12 @@
 import type { Tx } from "@/db/client";
 import { claimTransition, claimTransitions, findPaymentsByIds, type PaymentPatch } from "@/db/queries/payments-status";
 import { insertPaymentEvent } from "@/db/queries/payments-write";
-import type { Business, PaymentRow } from "@/db/schema";
+import type { PaymentRow } from "@/db/schema";
 import { ApiError } from "@/lib/http/errors";
 import { eventForStatus, type EventType } from "@/domain/events";
 import type { PaymentStatus } from "@/domain/statuses";
 import { canTransition } from "@/domain/transitions";
-import { enqueueWebhook, enqueueWebhooks } from "@/lib/payments/outbox";
+import { enqueueWebhook, enqueueWebhooks, type KnownBusiness } from "@/lib/payments/outbox";
 import { publish } from "@/lib/events/bus";
 
 export class TransitionRefused extends ApiError {
@@ -91,10 +91,10 @@ export async function recordEvent(
   type: EventType,
   from: PaymentStatus | null,
   at: Date,
-  business?: Business,
+  known?: KnownBusiness,
 ): Promise<void> {
   const eventId = await insertPaymentEvent(tx, { paymentId: payment.id, type, fromStatus: from, toStatus: payment.status, createdAt: at });
-  await announceEvent(tx, payment, eventId, type, at, business);
+  await announceEvent(tx, payment, eventId, type, at, known);
 }
 
 /** What follows a written event, in the same transaction: its webhook outbox row, and its notice to the listeners. */
@@ -104,9 +104,9 @@ export async function announceEvent(
   eventId: number,
   type: EventType,
   at: Date,
-  business?: Business,
+  known?: KnownBusiness,
 ): Promise<void> {
-  await enqueueWebhook(tx, payment, eventId, type, at, business);
+  await enqueueWebhook(tx, payment, eventId, type, at, known);
   publishEvent(tx, payment, type);
 }
 

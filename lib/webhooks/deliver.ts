@@ -1,7 +1,10 @@
 import type { Db } from "@/db/client";
 import { findBusiness } from "@/db/queries/businesses";
-import { claimDelivery, claimDueDeliveries, recordAttempt } from "@/db/queries/webhooks";
-import type { Business, WebhookDeliveryRow } from "@/db/schema";
+import { claimDelivery, claimDueDeliveries, holdDelivery, recordAttempt } from "@/db/queries/webhooks";
+import { findEndpointsByIds, holdEndpointDeliveries, noteEndpointAttempt } from "@/db/queries/webhook-endpoints";
+import type { Business, WebhookDeliveryRow, WebhookEndpointRow } from "@/db/schema";
+import { DISABLE_AFTER_MS } from "./endpoint-schemas";
+import { signingSecrets } from "./endpoints";
 import { postWebhook, type SendResult } from "./send";
 import { signatureHeaders } from "./sign";
 import { inTransaction } from "@/db/transaction";
@@ -25,24 +28,36 @@ export function nextAttemptAt(attempts: number, at: Date): Date | null {
   return delay === undefined ? null : new Date(at.getTime() + delay);
 }
 
+type Known = { business?: Business | null; endpoints?: Map<number, WebhookEndpointRow> };
+
 /**
- * One attempt of a claimed delivery: sign the stored body with the business's current secret and
- * the attempt's time, POST it, and record the attempt and the delivery's new state together.
+ * One attempt of a claimed delivery: to its endpoint's current URL, signed with the endpoint's
+ * secrets (a payment's `notifyUrl`: with the business's secret) and the attempt's time; the
+ * attempt and the delivery's new state are recorded together, then the endpoint's failing streak.
+ * A scheduled attempt for a disabled endpoint is not made: the delivery is held (failed) for a
+ * recovery.
  */
 export async function attemptDelivery(
   db: Db,
   delivery: WebhookDeliveryRow,
   clock: Clock = systemClock,
-  opts: { reschedule?: boolean; business?: Business | null } = {},
+  opts: { reschedule?: boolean } & Known = {},
 ): Promise<{ delivery: WebhookDeliveryRow; result: SendResult }> {
-  // A batch passes its businesses, read once per batch; otherwise read now.
+  // A batch passes its businesses and endpoints, read once per batch; otherwise read now.
   const business = opts.business !== undefined ? opts.business : await findBusiness(db, delivery.businessId);
+  const endpoint = delivery.endpointId === null ? null : await endpointOf(db, delivery.endpointId, opts.endpoints);
   const at = clock();
+  const scheduled = opts.reschedule !== false;
+  if (delivery.endpointId !== null && (!endpoint || (!endpoint.enabled && scheduled))) {
+    const held = await holdDelivery(db, delivery.id, at);
+    return { delivery: held, result: { ok: false, statusCode: null, latencyMs: 0, error: "endpoint disabled", responseBody: null } };
+  }
+  const url = endpoint?.url ?? delivery.url;
   const result: SendResult = business
     ? await postWebhook(
-        delivery.url,
+        url,
         delivery.body,
-        signatureHeaders(business.webhookSecret, delivery.messageId, delivery.body, at),
+        signatureHeaders(endpoint ? signingSecrets(endpoint, at) : business.webhookSecret, delivery.messageId, delivery.body, at),
         business.mode,
       )
     : { ok: false, statusCode: null, latencyMs: 0, error: "business no longer exists", responseBody: null };
@@ -52,7 +67,7 @@ export async function attemptDelivery(
   if (result.ok) {
     status = "succeeded";
     next = null;
-  } else if (opts.reschedule !== false && delivery.status === "pending") {
+  } else if (scheduled && delivery.status === "pending") {
     next = nextAttemptAt(attempts, at);
     status = next ? "pending" : "failed";
   }
@@ -68,10 +83,23 @@ export async function attemptDelivery(
       error: result.error,
       responseBody: result.responseBody,
     },
-    { status, nextAttemptAt: next, lastAttemptAt: at, lastStatusCode: result.statusCode },
-    opts.reschedule !== false,
+    { status, nextAttemptAt: next, lastAttemptAt: at, lastStatusCode: result.statusCode, url },
+    scheduled,
   );
+  if (endpoint) await noteOutcome(db, endpoint.id, result.ok, at);
   return { delivery: updated, result };
+}
+
+async function endpointOf(db: Db, id: number, known?: Map<number, WebhookEndpointRow>) {
+  return known ? known.get(id) : (await findEndpointsByIds(db, [id]))[0];
+}
+
+/** The endpoint's failing streak; one that has failed for DISABLE_AFTER_MS is disabled and its pending deliveries held. */
+async function noteOutcome(db: Db, endpointId: number, ok: boolean, at: Date) {
+  await inTransaction(db, async (tx) => {
+    const disabled = await noteEndpointAttempt(tx, endpointId, ok, at, DISABLE_AFTER_MS);
+    if (disabled) await holdEndpointDeliveries(tx, endpointId, at);
+  });
 }
 
 /**
@@ -82,23 +110,26 @@ export async function attemptDelivery(
 export async function deliverDue(db: Db, clock: Clock = systemClock, limit = 100): Promise<number> {
   const claimed = await inTransaction(db, (tx) => claimDueDeliveries(tx, clock(), limit, LEASE_MS));
   const started = performance.now();
-  const businesses = await businessesOf(db, claimed);
-  await Promise.all(byPaymentAndEndpoint(claimed).map((group) => attemptInOrder(db, group, clock, started, businesses)));
+  const known = await knownOf(db, claimed);
+  await Promise.all(byPaymentAndEndpoint(claimed).map((group) => attemptInOrder(db, group, clock, started, known)));
   return claimed.length;
 }
 
-/** A batch usually belongs to few businesses: each is read once (secret, mode), not once per delivery. */
-async function businessesOf(db: Db, claimed: WebhookDeliveryRow[]): Promise<Map<number, Business | null>> {
+type BatchKnown = { businesses: Map<number, Business | null>; endpoints: Map<number, WebhookEndpointRow> };
+
+/** A batch usually belongs to few businesses and endpoints: each is read once (secret, mode, URL), not once per delivery. */
+async function knownOf(db: Db, claimed: WebhookDeliveryRow[]): Promise<BatchKnown> {
   const ids = [...new Set(claimed.map((d) => d.businessId))];
-  const found = await Promise.all(ids.map((id) => findBusiness(db, id)));
-  return new Map(ids.map((id, i) => [id, found[i] ?? null]));
+  const endpointIds = [...new Set(claimed.flatMap((d) => (d.endpointId === null ? [] : [d.endpointId])))];
+  const [found, endpoints] = await Promise.all([Promise.all(ids.map((id) => findBusiness(db, id))), findEndpointsByIds(db, endpointIds)]);
+  return { businesses: new Map(ids.map((id, i) => [id, found[i] ?? null])), endpoints: new Map(endpoints.map((e) => [e.id, e])) };
 }
 
 /** Claimed deliveries grouped by payment and endpoint, each group in event order. */
 function byPaymentAndEndpoint(claimed: WebhookDeliveryRow[]): WebhookDeliveryRow[][] {
   const groups = new Map<string, WebhookDeliveryRow[]>();
   for (const d of [...claimed].sort((a, b) => a.id - b.id)) {
-    const key = `${d.paymentId} ${d.url}`;
+    const key = `${d.paymentId} ${d.endpointId ?? d.url}`;
     const group = groups.get(key);
     if (group) group.push(d);
     else groups.set(key, [d]);
@@ -119,9 +150,10 @@ async function attemptInOrder(
   group: WebhookDeliveryRow[],
   clock: Clock,
   started: number,
-  businesses: Map<number, Business | null>,
+  known: BatchKnown,
 ) {
-  const attempt = (d: WebhookDeliveryRow) => attemptDelivery(db, d, clock, { business: businesses.get(d.businessId) });
+  const attempt = (d: WebhookDeliveryRow) =>
+    attemptDelivery(db, d, clock, { business: known.businesses.get(d.businessId), endpoints: known.endpoints });
   let i = 0;
   while (i < group.length && performance.now() - started < LEASE_MS / 3) {
     const { result } = await attempt(group[i++]);

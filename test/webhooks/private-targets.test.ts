@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { updateBusiness } from "@/db/queries/businesses";
+import { listEndpoints, updateEndpoint } from "@/db/queries/webhook-endpoints";
 import { config } from "@/lib/config";
 import { deliveryDetail } from "@/lib/dashboard/developers";
 import { webhookGuard } from "@/lib/http/url-safety";
@@ -30,7 +30,9 @@ afterEach(() => {
 
 /** Points the business's webhook at `url` in the database: a URL saved before, or a name whose DNS changed since. */
 async function repoint(businessId: number, url: string) {
-  await updateBusiness(await getDb(), businessId, { webhookUrl: url });
+  const db = await getDb();
+  const [primary] = await listEndpoints(db, businessId);
+  await updateEndpoint(db, businessId, primary.id, { url, updatedAt: new Date() });
 }
 
 describe("test businesses in production", () => {

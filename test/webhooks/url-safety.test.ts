@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { updateBusiness } from "@/db/queries/businesses";
+import { listEndpoints, updateEndpoint } from "@/db/queries/webhook-endpoints";
 import { config, loadConfig } from "@/lib/config";
 import { postWebhook } from "@/lib/webhooks/send";
 import { isPublicAddress, resolvePublic, UnsafeUrlError } from "@/lib/http/url-safety";
@@ -73,7 +73,9 @@ describe("isPublicAddress", () => {
  * matters is the one made when connecting.
  */
 async function repoint(businessId: number, url: string) {
-  await updateBusiness(await getDb(), businessId, { webhookUrl: url });
+  const db = await getDb();
+  const [primary] = await listEndpoints(db, businessId);
+  await updateEndpoint(db, businessId, primary.id, { url, updatedAt: new Date() });
 }
 
 describe("live deliveries refuse non-public targets at delivery time", () => {
