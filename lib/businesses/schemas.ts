@@ -111,7 +111,7 @@ const settings = {
       examples: ["Shop"],
     }),
   webhookUrl: urlField.nullable().meta({
-    description: `Default webhook address; null for none. ${URL_RULE} ${LIVE_URL_RULE}`,
+    description: `The primary webhook endpoint's URL (more endpoints: \`…/webhook-endpoints\`); null removes it. ${URL_RULE} ${LIVE_URL_RULE}`,
     examples: ["https://shop.example.com/hooks/payments"],
     override: ({ jsonSchema }) => {
       const url = (jsonSchema.anyOf as Record<string, unknown>[] | undefined)?.find((s) => s.type === "string");

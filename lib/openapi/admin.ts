@@ -26,7 +26,10 @@ export const BusinessSchema = z
         "Where the checkout's logo is served (named by the SHA-256 of its bytes, so a new logo has a new address; cached for a year), or null for none.",
     }),
     mode: z.enum(["test", "live"]),
-    webhookUrl: z.string().nullable().meta({ description: "Default webhook address; a payment's notifyUrl overrides it." }),
+    webhookUrl: z.string().nullable().meta({
+      description:
+        "The primary webhook endpoint's URL (the business's oldest endpoint; `…/webhook-endpoints` lists them all); null when it has none. A payment's notifyUrl replaces the endpoints for that payment.",
+    }),
     paymentLifetimeSeconds: z.number().int().meta({ format: "int32", description: "Time from createdAt to expiresAt of a new payment, in seconds." }),
     enabledCoins: z.array(z.enum(COIN_NAMES as [string, ...string[]])),
     feePercent: z.number(),
@@ -41,7 +44,10 @@ export const BusinessSchema = z
 export const CreatedBusinessSchema = BusinessSchema.extend({
   apiKey: z.string().meta({ description: "An API key for this business. Shown once." }),
   keyId: z.string().meta({ description: "The id of that key, to revoke it." }),
-  webhookSecret: z.string().meta({ description: "The webhook signing secret (`whsec_…`). Shown once; rotatable." }),
+  webhookSecret: z.string().meta({
+    description:
+      "The business's signing secret (`whsec_…`): it signs deliveries to a payment's `notifyUrl`, and the endpoint made from `webhookUrl` starts with it. Shown once; rotatable.",
+  }),
 }).meta({ id: "CreatedBusiness", description: "A new business with its first API key and webhook secret." });
 
 const businessIds = z.array(id).meta({ description: "The businesses the key may act for." });
@@ -65,7 +71,7 @@ export const RevokedApiKeySchema = z
   .meta({ id: "RevokedApiKey" });
 
 export const WebhookSecretSchema = z
-  .strictObject({ webhookSecret: z.string().meta({ description: "The new signing secret (`whsec_…`), replacing the old one." }) })
+  .strictObject({ webhookSecret: z.string().meta({ description: "The business's new signing secret (`whsec_…`), replacing the old one." }) })
   .meta({ id: "WebhookSecret" });
 
 const admin = (op: ZodOpenApiOperationObject): ZodOpenApiOperationObject => ({
@@ -102,7 +108,7 @@ export const adminPaths: ZodOpenApiPathsObject = {
       operationId: "adminPatchBusiness",
       summary: "Change a business's settings",
       description:
-        "Changes the given settings; omitted ones keep their value. `webhookUrl: null` removes the default webhook address; an empty string in `extendedPublicKeys` removes that family's key; `displayName`, `accentColor` or `logo` null removes that part of the checkout's brand. A sub-business's parent cannot change. The body may be up to 512 KB (524,288 bytes), room for a `logo` in base64.",
+        "Changes the given settings; omitted ones keep their value. `webhookUrl` changes the primary endpoint's URL (adding one, with the business's secret, when there is none); `webhookUrl: null` removes the primary endpoint; an empty string in `extendedPublicKeys` removes that family's key; `displayName`, `accentColor` or `logo` null removes that part of the checkout's brand. A sub-business's parent cannot change. The body may be up to 512 KB (524,288 bytes), room for a `logo` in base64.",
       requestParams: { path: business },
       requestBody: jsonBody(PatchBusinessSchema, {
         description: "The settings to change.",
@@ -155,8 +161,9 @@ export const adminPaths: ZodOpenApiPathsObject = {
   "/admin/v1/businesses/{businessId}/webhook-secret/rotate": {
     post: admin({
       operationId: "adminRotateWebhookSecret",
-      summary: "Rotate the webhook signing secret",
-      description: "Replaces the business's webhook signing secret with a new random one (`whsec_` and 32 random bytes in base64) and returns it. Takes no body.",
+      summary: "Rotate the business's signing secret",
+      description:
+        "Replaces the business's signing secret (it signs deliveries to a payment's `notifyUrl`) with a new random one (`whsec_` and 32 random bytes in base64), at once, and returns it; the primary endpoint, while it still shares the old secret, moves with it. An endpoint's own rotation, with an overlap during which both secrets sign, is `POST …/webhook-endpoints/{endpointId}/secret/rotate`. Takes no body.",
       requestParams: { path: business },
       responses: {
         200: success("The new secret.", envelopeOf(WebhookSecretSchema, "WebhookSecretEnvelope")),
@@ -169,7 +176,7 @@ export const adminPaths: ZodOpenApiPathsObject = {
       operationId: "adminListWebhookDeliveries",
       summary: "List webhook deliveries",
       description:
-        "The business's webhook delivery log, newest first (`createdAt` descending), one page at a time: every message sent or to be sent, with every attempt. Filters combine with AND. Query parameter names match case-insensitively; an unknown name, or one given twice, is a 400.",
+        "The business's webhook delivery log, newest first (`createdAt` descending), one page at a time: every message sent or to be sent, with every attempt; `endpointId` narrows it to one endpoint's log. Filters combine with AND. Query parameter names match case-insensitively; an unknown name, or one given twice, is a 400.",
       requestParams: { path: business, query: ListDeliveriesQuerySchema },
       responses: {
         200: success("One page of deliveries.", envelopeOf(WebhookDeliveryListSchema, "WebhookDeliveryListEnvelope")),

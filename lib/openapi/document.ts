@@ -15,6 +15,7 @@ import { adminPaths } from "./admin";
 import { chainPaths } from "./admin-chains";
 import { ratePaths } from "./admin-rates";
 import { userPaths } from "./admin-users";
+import { webhookEndpointPaths } from "./admin-webhook-endpoints";
 import { ProblemDetailsSchema, RATE_UNAVAILABLE, SECURITY_SCHEMES, envelopeOf, errors, jsonBody, stateConflict, success } from "./components";
 import { finishDocument, serviceDescription } from "./finish";
 import { businessIdPath, paymentIdPath } from "./params";
@@ -174,7 +175,7 @@ export function buildOpenApiDocument() {
       },
       { name: "Reference", description: "This document." },
     ],
-    paths: { ...v1Paths, ...adminPaths, ...chainPaths, ...ratePaths, ...userPaths },
+    paths: { ...v1Paths, ...adminPaths, ...chainPaths, ...ratePaths, ...userPaths, ...webhookEndpointPaths },
     components: {
       schemas: { ProblemDetails: ProblemDetailsSchema },
       securitySchemes: SECURITY_SCHEMES,

@@ -38,3 +38,15 @@ export const deliveryIdPath = z
       Object.assign(jsonSchema, { type: "integer", format: "int64", minimum: 1, maximum: Number.MAX_SAFE_INTEGER, examples: [42] });
     },
   });
+
+/** The route reads an endpoint id as a positive integer (app/admin/v1/…/webhook-endpoints/[endpointId]). */
+export const endpointIdPath = z
+  .string()
+  .regex(/^[1-9][0-9]{0,15}$/)
+  .meta({
+    description: "The webhook endpoint's id (`endpointId`, as returned when it was created or listed). A positive integer.",
+    override: ({ jsonSchema }) => {
+      delete jsonSchema.pattern;
+      Object.assign(jsonSchema, { type: "integer", format: "int64", minimum: 1, maximum: Number.MAX_SAFE_INTEGER, examples: [1] });
+    },
+  });

@@ -110,7 +110,11 @@ export const WebhookDeliverySchema = z
     messageId: z.string().meta({ description: "The `hook-id` (and `webhook-id`) header: the same on every attempt, for receivers to dedupe." }),
     paymentId: z.uuid(),
     eventType: EventTypeSchema,
-    url: z.string().meta({ description: "Where it is sent: the payment's `notifyUrl`, else the business's `webhookUrl`." }),
+    endpointId: int64
+      .positive()
+      .nullable()
+      .meta({ description: "The endpoint it is for; null when it goes to the payment's own `notifyUrl` (or its endpoint was deleted)." }),
+    url: z.string().meta({ description: "Where it was last sent (or is to be sent): its endpoint's URL, or the payment's `notifyUrl`." }),
     status: z.enum(DELIVERY_STATUSES).meta({
       description:
         "`pending`: not delivered yet, retried 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h after each failure; `succeeded`: a 2xx was received; `failed`: every scheduled attempt failed.",

@@ -16,6 +16,11 @@ export const ListDeliveriesQuerySchema = z
       .uuid("must be a UUID")
       .optional()
       .meta({ description: "Only the deliveries of this payment.", examples: ["f1909731-0e96-4a73-8039-5a527e04b6c0"] }),
+    endpointId: queryInteger({ min: 1, max: Number.MAX_SAFE_INTEGER }, {
+      description: "Only the deliveries to this webhook endpoint (its delivery log).",
+      example: 1,
+      format: "int64",
+    }).optional(),
     status: z.enum(DELIVERY_STATUSES).optional().meta({
       description:
         "Only deliveries in this state: `pending` (not delivered yet; retried on schedule), `succeeded` (a 2xx was received) or `failed` (every scheduled attempt failed).",
@@ -47,6 +52,7 @@ export function deliveryView(d: WebhookDeliveryRow, attempts: WebhookAttemptRow[
     messageId: d.messageId,
     paymentId: d.paymentId,
     eventType: d.eventType,
+    endpointId: d.endpointId,
     url: d.url,
     status: d.status,
     attemptCount: attempts.length,
@@ -77,6 +83,7 @@ export async function listBusinessDeliveries(
   await requireBusiness(db, businessId);
   const { rows, total } = await listDeliveries(db, businessId, {
     paymentId: q.paymentId,
+    endpointId: q.endpointId,
     status: q.status,
     limit: q.PageSize,
     offset: (q.PageNumber - 1) * q.PageSize,
