@@ -19,7 +19,7 @@ const DAY_SECONDS = 86_400;
 
 /**
  * A live business's payment with a charge in `coin`, for the TRON watcher's tests, made as the
- * EVM tests make theirs (evm-live-payment.ts): a test business (offered every coin, its `T…`
+ * EVM tests make theirs (evm-live-payment.ts): a test business (offered the coin, its `T…`
  * addresses derived from the TRON test key with one counter for all test businesses, so no two
  * charges share one) chooses the coin, then turns live with that key, as the watcher follows live
  * businesses' charges only. `retire` (the file's oneChainFileAtATime handle) turns it back to test
@@ -27,7 +27,7 @@ const DAY_SECONDS = 86_400;
  * day: a file sharing the database may expire every payment due within hours (test/checkout).
  */
 export async function tronLivePayment(db: Db, coin: CoinName, retire: (businessId: number) => void, input: Partial<CreateBusinessInput> = {}) {
-  const business = await newBusiness({ paymentLifetimeSeconds: DAY_SECONDS, ...input });
+  const business = await newBusiness({ paymentLifetimeSeconds: DAY_SECONDS, enabledCoins: [coin], ...input });
   const { id } = await createPayment(business);
   await selectCoin(db, id, coin);
   await db

@@ -153,7 +153,7 @@ describe("webhook outbox", () => {
   });
 
   it("underpayment → PAYMENT_UNDERPAID, and a top-up continues the sequence", async () => {
-    const b = await newBusiness({ webhookUrl: HOOK });
+    const b = await newBusiness({ webhookUrl: HOOK, enabledCoins: ["TRON"] });
     const { id } = await createPayment(b, { currency: "USD", amount: 100 });
     await sim(b, id, { action: "select", coin: "TRON" });
     await sim(b, id, { action: "pay", amount: 1, confirmations: 19 });
