@@ -25,6 +25,11 @@ import * as adminUsersPassword from "@/app/admin/v1/users/password/route";
 import * as adminRates from "@/app/admin/v1/rates/route";
 import * as adminRedeliver from "@/app/admin/v1/businesses/[businessId]/webhook-deliveries/[deliveryId]/redeliver/route";
 import * as adminUnknown from "@/app/admin/v1/[[...path]]/route";
+import * as adminEndpoints from "@/app/admin/v1/businesses/[businessId]/webhook-endpoints/route";
+import * as adminEndpoint from "@/app/admin/v1/businesses/[businessId]/webhook-endpoints/[endpointId]/route";
+import * as adminEndpointSecret from "@/app/admin/v1/businesses/[businessId]/webhook-endpoints/[endpointId]/secret/route";
+import * as adminEndpointRotate from "@/app/admin/v1/businesses/[businessId]/webhook-endpoints/[endpointId]/secret/rotate/route";
+import * as adminEndpointRecover from "@/app/admin/v1/businesses/[businessId]/webhook-endpoints/[endpointId]/recover/route";
 
 type RouteModule = Partial<Record<string, Handler | unknown>>;
 
@@ -44,6 +49,11 @@ const ROUTES: [RegExp, string[], RouteModule][] = [
   [/^\/admin\/v1\/businesses\/([^/]+)\/webhook-secret\/rotate$/, ["businessId"], adminRotate],
   [/^\/admin\/v1\/businesses\/([^/]+)\/webhook-deliveries$/, ["businessId"], adminDeliveries],
   [/^\/admin\/v1\/businesses\/([^/]+)\/webhook-deliveries\/([^/]+)\/redeliver$/, ["businessId", "deliveryId"], adminRedeliver],
+  [/^\/admin\/v1\/businesses\/([^/]+)\/webhook-endpoints$/, ["businessId"], adminEndpoints],
+  [/^\/admin\/v1\/businesses\/([^/]+)\/webhook-endpoints\/([^/]+)$/, ["businessId", "endpointId"], adminEndpoint],
+  [/^\/admin\/v1\/businesses\/([^/]+)\/webhook-endpoints\/([^/]+)\/secret$/, ["businessId", "endpointId"], adminEndpointSecret],
+  [/^\/admin\/v1\/businesses\/([^/]+)\/webhook-endpoints\/([^/]+)\/secret\/rotate$/, ["businessId", "endpointId"], adminEndpointRotate],
+  [/^\/admin\/v1\/businesses\/([^/]+)\/webhook-endpoints\/([^/]+)\/recover$/, ["businessId", "endpointId"], adminEndpointRecover],
   [/^\/admin\/v1\/chains$/, [], adminChains],
   [/^\/admin\/v1\/users$/, [], adminUsers],
   [/^\/admin\/v1\/users\/password$/, [], adminUsersPassword],
