@@ -1,4 +1,5 @@
 import type { NextConfig } from "next";
+import createNextIntlPlugin from "next-intl/plugin";
 import { NON_PAGE_CSP, NON_PAGE_SOURCES, STATIC_SECURITY_HEADERS } from "./lib/http/security-headers.mjs";
 
 const nextConfig: NextConfig = {
@@ -19,4 +20,5 @@ const nextConfig: NextConfig = {
   },
 };
 
-export default nextConfig;
+// next-intl finds the checkout's request configuration (locale and messages) in i18n/request.ts.
+export default createNextIntlPlugin("./i18n/request.ts")(nextConfig);

@@ -1,3 +1,4 @@
+import { useTranslations } from "next-intl";
 import type { CheckoutView } from "@/lib/checkout/view";
 import { CoinPicker } from "./coin-picker";
 import { ConfirmationProgress } from "./confirmation-progress";
@@ -9,19 +10,18 @@ type Charge = NonNullable<CheckoutView["charge"]>;
 
 /** Money that arrived after the payment closed: recorded on the payment, never applied to it. */
 function LateNotice({ charge, status }: { charge: Charge | null; status: CheckoutView["status"] }) {
+  const t = useTranslations("checkout.late");
   if (!charge?.late) return null;
-  const when = status === "EXPIRED" ? "after expiry" : "after this payment closed";
+  const what = { amount: charge.late, symbol: charge.symbol };
   return (
     <p role="note" className="rounded-xl bg-amber-50 px-4 py-3 text-sm text-amber-900 ring-1 ring-amber-200">
-      <strong className="font-semibold">
-        {charge.late} {charge.symbol} received {when}.
-      </strong>{" "}
-      It is recorded with this payment but does not change it; contact the merchant about a refund.
+      <strong className="font-semibold">{status === "EXPIRED" ? t("afterExpiry", what) : t("afterClose", what)}</strong> {t("detail")}
     </p>
   );
 }
 
 function Instructions({ charge, remaining }: { charge: Charge; remaining: boolean }) {
+  const t = useTranslations("checkout.instructions");
   return (
     <PaymentInstructions
       coinName={charge.name}
@@ -32,13 +32,14 @@ function Instructions({ charge, remaining }: { charge: Charge; remaining: boolea
       tokenContract={charge.tokenContract}
       networkName={charge.networkName}
       standard={charge.standard}
-      heading={remaining ? `Send the remaining ${charge.symbol} to complete your payment` : `Send exactly this amount of ${charge.name}`}
+      heading={remaining ? t("sendRemaining", { symbol: charge.symbol }) : t("sendExactly", { coin: charge.name })}
     />
   );
 }
 
 /** What the customer does or sees next, by status. */
 export function CheckoutBody({ view }: { view: CheckoutView }) {
+  const t = useTranslations("checkout");
   const c = view.charge;
   switch (view.status) {
     case "AWAITING_PAYMENT":
@@ -46,7 +47,7 @@ export function CheckoutBody({ view }: { view: CheckoutView }) {
         return (
           <section aria-labelledby="choose-heading">
             <h2 id="choose-heading" className="mb-3 text-sm font-semibold text-slate-700">
-              Select a cryptocurrency
+              {t("choose.heading")}
             </h2>
             <CoinPicker paymentId={view.id} coins={view.coins} />
           </section>
@@ -56,16 +57,17 @@ export function CheckoutBody({ view }: { view: CheckoutView }) {
         <div className="space-y-6">
           <Instructions charge={c} remaining={false} />
           <p className="text-center text-xs text-slate-500">
-            Rate locked for this payment. Send the exact amount in one transfer; network fees are paid on top.
+            {t("instructions.rateLocked")}
           </p>
           <PaymentSummary view={view} />
           {view.canCancel && view.coins.length > 1 ? (
             <details className="group rounded-xl ring-1 ring-slate-200">
               <summary className="cursor-pointer list-none rounded-xl px-3 py-2.5 text-sm font-medium text-slate-700 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600">
-                <span aria-hidden="true" className="mr-1 inline-block transition group-open:rotate-90">
+                {/* "›" is mirrored in right-to-left text, so there it turns the other way to point down. */}
+                <span aria-hidden="true" className="me-1 inline-block transition group-open:rotate-90 rtl:group-open:-rotate-90">
                   ›
                 </span>
-                Pay with a different coin
+                {t("choose.different")}
               </summary>
               <div className="p-3 pt-1">
                 <CoinPicker paymentId={view.id} coins={view.coins} current={c.coin} />
@@ -119,7 +121,7 @@ export function CheckoutBody({ view }: { view: CheckoutView }) {
                 href={view.redirectUrl}
                 className="text-sm font-semibold text-indigo-700 underline underline-offset-4 hover:text-indigo-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
               >
-                Return to the merchant
+                {t("redirect.back")}
               </a>
             </p>
           ) : null}

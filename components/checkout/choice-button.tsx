@@ -1,4 +1,5 @@
 import type { ReactNode, Ref } from "react";
+import { useTranslations } from "next-intl";
 
 type Props = {
   /** `coin` chooses a coin; `asset` steps to an asset's networks (or back, with an empty value). */
@@ -26,6 +27,7 @@ type Props = {
  * be quoted now.
  */
 export function ChoiceButton({ ref, ...p }: Props) {
+  const t = useTranslations("checkout.choose");
   const look = !p.available
     ? "bg-slate-50 ring-slate-200 cursor-not-allowed"
     : p.selected
@@ -50,7 +52,7 @@ export function ChoiceButton({ ref, ...p }: Props) {
             }
           : undefined
       }
-      className={`flex h-full min-h-14 w-full items-center gap-3 rounded-xl px-3 py-2 text-left ring-1 transition focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 disabled:cursor-wait disabled:opacity-60 ${look}`}
+      className={`flex h-full min-h-14 w-full items-center gap-3 rounded-xl px-3 py-2 text-start ring-1 transition focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 disabled:cursor-wait disabled:opacity-60 ${look}`}
     >
       <span className={`inline-flex shrink-0 ${p.available ? "" : "opacity-50 grayscale"}`}>{p.icon}</span>
       <span className="min-w-0 flex-1">
@@ -59,7 +61,8 @@ export function ChoiceButton({ ref, ...p }: Props) {
         <span className={`block text-xs ${p.selected ? "text-slate-600" : "text-slate-500"}`}>{p.detail}</span>
         {p.available ? null : (
           <span className="mt-0.5 block text-xs font-medium text-amber-800" data-testid="coin-unavailable">
-            <span className="sr-only">, </span>Temporarily unavailable
+            <span className="sr-only">, </span>
+            {t("unavailable")}
           </span>
         )}
       </span>

@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useActionState, useEffect, useRef, useState, type ReactNode } from "react";
 import { chooseCoinAction, type ChooseResult } from "@/lib/checkout/choose-action";
 import type { AssetChoice } from "@/lib/checkout/offering";
@@ -18,7 +19,7 @@ type Props = {
 };
 
 const Chevron = () => (
-  <svg aria-hidden="true" viewBox="0 0 20 20" className="size-4 shrink-0 fill-current text-slate-400">
+  <svg aria-hidden="true" viewBox="0 0 20 20" className="size-4 shrink-0 fill-current text-slate-400 rtl:-scale-x-100">
     <path d="M7.2 4.2a1 1 0 0 1 1.4 0l5 5a1 1 0 0 1 0 1.4l-5 5a1 1 0 1 1-1.4-1.4L11.5 10 7.2 5.6a1 1 0 0 1 0-1.4Z" />
   </svg>
 );
@@ -30,6 +31,7 @@ const Chevron = () => (
  * server then answers an asset step with the page showing its networks.
  */
 export function CoinChoiceForm({ paymentId, assets, current, currentAsset, icons }: Props) {
+  const t = useTranslations("checkout.choose");
   const [state, action, pending] = useActionState<ChooseResult | null, FormData>(chooseCoinAction, null);
   const [open, setOpen] = useState<string | null>(state?.asset ?? null);
   const asset = assets.find((a) => a.symbol === open && a.networks.length > 1);
@@ -53,16 +55,16 @@ export function CoinChoiceForm({ paymentId, assets, current, currentAsset, icons
       <input type="hidden" name="paymentId" value={paymentId} />
       {assets.every((a) => !a.available) ? (
         <p className="mb-3 rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900 ring-1 ring-amber-200" data-testid="rates-unavailable">
-          Exchange rates are temporarily unavailable, so no coin can be priced right now. This page updates when they return.
+          {t("ratesUnavailable")}
         </p>
       ) : null}
       {asset ? (
         <div data-testid="network-step">
           <h3 ref={heading} tabIndex={-1} className="text-sm font-semibold text-slate-900 focus:outline-none">
-            Choose the network for {asset.name} ({asset.symbol})
+            {t("networkHeading", { asset: asset.name, symbol: asset.symbol })}
           </h3>
-          <p className="mt-1 mb-3 text-xs text-slate-600">Send {asset.symbol} only on this network: a transfer on another network does not reach this payment.</p>
-          <ul className="grid grid-cols-1 gap-2" aria-label={`Networks for ${asset.name}`}>
+          <p className="mt-1 mb-3 text-xs text-slate-600">{t("networkHint", { symbol: asset.symbol })}</p>
+          <ul className="grid grid-cols-1 gap-2" aria-label={t("networksLabel", { asset: asset.name })}>
             {asset.networks.map((n) => (
               <li key={n.coin}>
                 <ChoiceButton
@@ -91,11 +93,11 @@ export function CoinChoiceForm({ paymentId, assets, current, currentAsset, icons
             }}
             className="mt-3 inline-flex min-h-11 items-center gap-1 rounded-lg px-2 text-sm font-medium text-indigo-700 hover:text-indigo-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
           >
-            <span aria-hidden="true">‹</span> All coins
+            <span aria-hidden="true">‹</span> {t("allCoins")}
           </button>
         </div>
       ) : (
-        <ul className="grid grid-cols-1 gap-2 min-[360px]:grid-cols-2" aria-label="Cryptocurrencies you can pay with">
+        <ul className="grid grid-cols-1 gap-2 min-[360px]:grid-cols-2" aria-label={t("listLabel")}>
           {assets.map((a) => {
             const many = a.networks.length > 1;
             const only = a.networks[0];
@@ -106,7 +108,13 @@ export function CoinChoiceForm({ paymentId, assets, current, currentAsset, icons
                   value={many ? a.symbol : only.coin}
                   icon={icons[`asset:${a.symbol}`]}
                   title={a.name}
-                  detail={many ? `${a.symbol}, ${a.networks.length} networks` : only.standard ? `${a.symbol} on ${only.networkName}` : a.symbol}
+                  detail={
+                    many
+                      ? t("assetNetworks", { symbol: a.symbol, count: a.networks.length })
+                      : only.standard
+                        ? t("assetOn", { symbol: a.symbol, network: only.networkName })
+                        : a.symbol
+                  }
                   available={a.available}
                   selected={a.symbol === currentAsset}
                   chooses={!many}
@@ -126,7 +134,7 @@ export function CoinChoiceForm({ paymentId, assets, current, currentAsset, icons
       )}
       {pending ? (
         <p role="status" className="mt-3 text-sm text-slate-600">
-          Preparing your payment address…
+          {t("preparing")}
         </p>
       ) : null}
       <FormError result={state} />

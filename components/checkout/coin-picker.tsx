@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { useTranslations } from "next-intl";
 import type { CoinName } from "@/domain/coins";
 import { assetChoices, assetOfCoin } from "@/lib/checkout/offering";
 import type { CheckoutView } from "@/lib/checkout/view";
@@ -13,8 +14,9 @@ type Coin = CheckoutView["coins"][number];
  * only those of the coins offered and none of the icon package's code.
  */
 export function CoinPicker({ paymentId, coins, current }: { paymentId: string; coins: Coin[]; current?: CoinName }) {
+  const t = useTranslations("checkout.choose");
   if (coins.length === 0) {
-    return <p className="text-sm text-slate-600">No payment method is available for this payment. Please contact the merchant.</p>;
+    return <p className="text-sm text-slate-600">{t("none")}</p>;
   }
   const assets = assetChoices(coins);
   const icons: Record<string, ReactNode> = {};

@@ -27,11 +27,26 @@ async function copyText(text: string): Promise<boolean> {
   }
 }
 
+/** What a copy button says: its label, its two outcomes, and their announcements. */
+export type CopyText = { copy: string; copied: string; failed: string; copiedNotice: string; failedNotice: string };
+
+/** The dashboard's English, made from the name of the thing copied. */
+function englishText(what: string): CopyText {
+  return {
+    copy: "Copy",
+    copied: "Copied",
+    failed: "Copy failed",
+    copiedNotice: `The ${what} is copied to the clipboard.`,
+    failedNotice: `Could not copy the ${what}.`,
+  };
+}
+
 /**
  * Copies `value` to the clipboard and says so ("Copied") for a moment, visibly and to screen
- * readers. `what` names the thing copied ("address", "amount") for assistive technology.
+ * readers. `what` names the thing copied ("address", "amount") for assistive technology; `text`
+ * gives the words in another language (the checkout's), English by default.
  */
-export function CopyButton({ value, what }: { value: string; what: string }) {
+export function CopyButton({ value, what, text = englishText(what) }: { value: string; what: string; text?: CopyText }) {
   const [state, setState] = useState<"idle" | "copied" | "failed">("idle");
 
   useEffect(() => {
@@ -60,11 +75,11 @@ export function CopyButton({ value, what }: { value: string; what: string }) {
             <path d="M7 3a2 2 0 0 0-2 2v1H4a2 2 0 0 0-2 2v8a2 2 0 0 0 2 2h8a2 2 0 0 0 2-2v-1h1a2 2 0 0 0 2-2V5a2 2 0 0 0-2-2H7Zm7 11v-6a2 2 0 0 0-2-2H7V5h8v9h-1ZM4 8h8v8H4V8Z" />
           )}
         </svg>
-        {state === "copied" ? "Copied" : state === "failed" ? "Copy failed" : "Copy"}
+        {state === "copied" ? text.copied : state === "failed" ? text.failed : text.copy}
         <span className="sr-only"> {what}</span>
       </button>
       <span aria-live="polite" className="sr-only">
-        {state === "copied" ? `The ${what} is copied to the clipboard.` : state === "failed" ? `Could not copy the ${what}.` : ""}
+        {state === "copied" ? text.copiedNotice : state === "failed" ? text.failedNotice : ""}
       </span>
     </>
   );

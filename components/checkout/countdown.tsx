@@ -1,5 +1,6 @@
 "use client";
 
+import { useLocale, useTranslations } from "next-intl";
 import { useEffect, useState } from "react";
 import { formatRemaining } from "./format";
 
@@ -8,6 +9,8 @@ import { formatRemaining } from "./format";
  * taken when the page rendered) so a wrong clock on the customer's device does not mislead.
  */
 export function Countdown({ expiresAt, serverNow }: { expiresAt: string; serverNow: number }) {
+  const t = useTranslations("checkout.countdown");
+  const locale = useLocale();
   const deadline = Date.parse(expiresAt);
   const [now, setNow] = useState(serverNow);
 
@@ -33,13 +36,17 @@ export function Countdown({ expiresAt, serverNow }: { expiresAt: string; serverN
         <path d="M12 7v5l3 2" />
       </svg>
       {over ? (
-        <span>Time is up — checking the payment…</span>
+        <span>{t("timeUp")}</span>
       ) : (
         <span>
-          Expires in{" "}
-          <time role="timer" dateTime={expiresAt} className="font-mono font-semibold tabular-nums">
-            {formatRemaining(left)}
-          </time>
+          {t.rich("expiresIn", {
+            remaining: formatRemaining(left, locale),
+            time: (chunks) => (
+              <time role="timer" dateTime={expiresAt} className="font-mono font-semibold tabular-nums">
+                {chunks}
+              </time>
+            ),
+          })}
         </span>
       )}
     </p>

@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useActionState } from "react";
 import { setEmailAction, type ActionResult } from "@/lib/checkout/actions";
 import { FormError } from "./form-error";
@@ -7,12 +8,13 @@ import { FormError } from "./form-error";
 /** Optional email for the receipt and status updates (only shown while the payment has none). */
 export function EmailForm({ paymentId }: { paymentId: string }) {
   const [state, action, pending] = useActionState<ActionResult | null, FormData>(setEmailAction, null);
+  const t = useTranslations("checkout.email");
   const invalid = state !== null && !state.ok;
   return (
     <form action={action} noValidate className="space-y-2">
       <input type="hidden" name="paymentId" value={paymentId} />
       <label htmlFor="customer-email" className="block text-sm font-medium text-slate-800">
-        Email for your receipt <span className="font-normal text-slate-500">(optional)</span>
+        {t("label")} <span className="font-normal text-slate-500">{t("optional")}</span>
       </label>
       <div className="flex flex-col gap-2 min-[400px]:flex-row">
         <input
@@ -21,7 +23,8 @@ export function EmailForm({ paymentId }: { paymentId: string }) {
           type="email"
           inputMode="email"
           autoComplete="email"
-          placeholder="you@example.com"
+          placeholder={t("placeholder")}
+          dir="ltr"
           aria-invalid={invalid || undefined}
           aria-describedby={invalid ? "customer-email-error" : undefined}
           className={`min-h-10 w-full min-w-0 flex-1 rounded-lg border bg-white px-3 text-sm text-slate-900 placeholder:text-slate-400 focus:outline-2 focus:outline-offset-1 focus:outline-indigo-600 ${
@@ -33,7 +36,7 @@ export function EmailForm({ paymentId }: { paymentId: string }) {
           disabled={pending}
           className="min-h-10 shrink-0 rounded-lg bg-slate-900 px-4 text-sm font-semibold text-white hover:bg-slate-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 disabled:opacity-60"
         >
-          {pending ? "Saving…" : "Save email"}
+          {pending ? t("saving") : t("save")}
         </button>
       </div>
       <FormError result={state} id="customer-email-error" />

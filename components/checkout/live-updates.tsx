@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import type { CheckoutView } from "@/lib/checkout/view";
@@ -13,6 +14,7 @@ const POLL_MS = 2000;
  * final and shown as such. Renders a small connection indicator.
  */
 export function LiveUpdates({ paymentId, fingerprint, final }: { paymentId: string; fingerprint: string; final: boolean }) {
+  const t = useTranslations("checkout.live");
   const router = useRouter();
   const [offline, setOffline] = useState(false);
   const current = useRef(fingerprint);
@@ -54,7 +56,7 @@ export function LiveUpdates({ paymentId, fingerprint, final }: { paymentId: stri
         aria-hidden="true"
         className={`inline-block size-2 rounded-full ${offline ? "bg-amber-500" : "animate-pulse bg-emerald-500"}`}
       />
-      {offline ? "Connection lost — retrying…" : "This page updates automatically"}
+      {offline ? t("offline") : t("updating")}
     </p>
   );
 }

@@ -1,3 +1,5 @@
+import type { ReactNode } from "react";
+import { useTranslations } from "next-intl";
 import { CopyButton } from "./copy-button";
 import { QrCode } from "./qr-code";
 
@@ -23,15 +25,24 @@ function isWalletUri(uri: string): boolean {
 }
 
 /** An address to copy into the wallet: the deposit address, or the token's contract to check. */
-function AddressField({ label, value, what, testId }: { label: string; value: string; what: string; testId: string }) {
+type Copied = "amount" | "address" | "contract";
+
+/** A copy button in the checkout's language. */
+function CheckoutCopyButton({ value, what }: { value: string; what: Copied }) {
+  const t = useTranslations("checkout.copy");
+  const text = { copy: t("copy"), copied: t("copied"), failed: t("failed"), copiedNotice: t(`${what}.copied`), failedNotice: t(`${what}.failed`) };
+  return <CopyButton value={value} what={t(`${what}.name`)} text={text} />;
+}
+
+function AddressField({ label, value, what, testId }: { label: string; value: string; what: Copied; testId: string }) {
   return (
     <div className="rounded-xl bg-slate-50 p-3 ring-1 ring-slate-200 ring-inset">
       <dt className="text-xs font-medium tracking-wide text-slate-500 uppercase">{label}</dt>
       <dd className="mt-1 flex items-center justify-between gap-3">
-        <code className="min-w-0 font-mono text-sm break-all text-slate-900" data-testid={testId}>
+        <code dir="ltr" className="min-w-0 font-mono text-sm break-all text-slate-900" data-testid={testId}>
           {value}
         </code>
-        <CopyButton value={value} what={what} />
+        <CheckoutCopyButton value={value} what={what} />
       </dd>
     </div>
   );
@@ -49,6 +60,8 @@ function amountFontSize(text: string): string {
 
 /** BTCPay-style payment box: QR code, amount and address with copy buttons, "Open in wallet". */
 export function PaymentInstructions({ coinName, symbol, amount, address, uri, tokenContract, networkName, standard, heading }: Props) {
+  const t = useTranslations("checkout.instructions");
+  const network = { network: networkName, standard: standard ?? "", b: (chunks: ReactNode) => <span className="font-semibold text-slate-900">{chunks}</span> };
   return (
     <section aria-labelledby="pay-heading" className="space-y-5">
       <h2 id="pay-heading" className="text-center text-sm font-semibold text-slate-700">
@@ -56,34 +69,35 @@ export function PaymentInstructions({ coinName, symbol, amount, address, uri, to
       </h2>
       <div className="flex justify-center">
         <div className="rounded-2xl p-2 shadow-sm ring-1 ring-slate-200">
-          <QrCode value={uri} label={`QR code to pay ${amount} ${symbol} to ${address}`} />
+          <QrCode value={uri} label={t("qrLabel", { amount, symbol, address })} />
         </div>
       </div>
       <dl className="space-y-3">
         <div className="rounded-xl bg-slate-50 p-3 ring-1 ring-slate-200 ring-inset">
-          <dt className="text-xs font-medium tracking-wide text-slate-500 uppercase">Amount</dt>
+          <dt className="text-xs font-medium tracking-wide text-slate-500 uppercase">{t("amount")}</dt>
           <dd className="mt-1 flex items-center justify-between gap-3">
             <span className="@container min-w-0 flex-1">
               <span
-                className="block font-mono text-base leading-7 font-semibold whitespace-nowrap text-slate-900 tabular-nums"
+                dir="ltr"
+                className="block text-start font-mono text-base leading-7 font-semibold whitespace-nowrap text-slate-900 tabular-nums"
                 style={{ fontSize: amountFontSize(`${amount} ${symbol}`) }}
                 data-testid="coin-amount"
               >
                 {amount} <span className="text-slate-500">{symbol}</span>
               </span>
             </span>
-            <CopyButton value={amount} what="amount" />
+            <CheckoutCopyButton value={amount} what="amount" />
           </dd>
           <dd className="mt-1 text-xs text-slate-600" data-testid="network">
-            on the <span className="font-semibold text-slate-900">{networkName}</span> network{standard ? ` (${standard})` : ""}
+            {standard ? t.rich("onNetworkStandard", network) : t.rich("onNetwork", network)}
           </dd>
         </div>
-        <AddressField label={`${coinName} address`} value={address} what="address" testId="deposit-address" />
+        <AddressField label={t("address", { coin: coinName })} value={address} what="address" testId="deposit-address" />
         {tokenContract ? (
           <AddressField
-            label={`${symbol} token contract${standard ? ` (${standard})` : ""}`}
+            label={standard ? t("contractStandard", { symbol, standard }) : t("contract", { symbol })}
             value={tokenContract}
-            what="token contract"
+            what="contract"
             testId="token-contract"
           />
         ) : null}
@@ -96,7 +110,7 @@ export function PaymentInstructions({ coinName, symbol, amount, address, uri, to
           <svg aria-hidden="true" viewBox="0 0 20 20" className="size-4 fill-current">
             <path d="M3 5a2 2 0 0 1 2-2h9a1 1 0 1 1 0 2H5v1h10a2 2 0 0 1 2 2v7a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2V5Zm11 6a1 1 0 1 0 0 2 1 1 0 0 0 0-2Z" />
           </svg>
-          Open in wallet
+          {t("openWallet")}
         </a>
       ) : null}
     </section>

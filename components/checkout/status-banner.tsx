@@ -1,3 +1,4 @@
+import { useTranslations } from "next-intl";
 import type { CheckoutView } from "@/lib/checkout/view";
 import { isTerminal } from "@/domain/transitions";
 import { statusMessage, type Tone } from "./status-message";
@@ -16,7 +17,7 @@ const BAR: Record<Tone, string> = {
  * readers announce it. Open payments get a compact bar, final ones a full outcome screen.
  */
 export function StatusBanner({ view }: { view: CheckoutView }) {
-  const msg = statusMessage(view);
+  const msg = statusMessage(view, useTranslations("checkout.status"));
   const final = isTerminal(view.status);
   return (
     <div role="status" aria-live="polite" aria-atomic="true" data-testid="payment-status" data-status={view.status}>

@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useActionState, type ReactNode } from "react";
 import { simulateAction, type ActionResult } from "@/lib/checkout/actions";
 import { FormError } from "./form-error";
@@ -29,6 +30,7 @@ function Row({ children }: { children: ReactNode }) {
  * simulated chain; the status then follows through the same detection as a real watcher.
  */
 export function TestModePanel({ paymentId, charge, final }: Props) {
+  const t = useTranslations("checkout.test");
   const [state, action, pending] = useActionState<ActionResult | null, FormData>(simulateAction, null);
   const hidden = (intent: string) => (
     <>
@@ -46,39 +48,39 @@ export function TestModePanel({ paymentId, charge, final }: Props) {
         id="test-mode-title"
         className="bg-[repeating-linear-gradient(135deg,#fbbf24_0_10px,#fcd34d_10px_20px)] px-4 py-2 text-xs font-extrabold tracking-widest text-amber-950 uppercase"
       >
-        Test mode — simulated chain
+        {t("title")}
       </h2>
       <div className="space-y-4 p-4">
         <p className="text-sm text-amber-900">
-          No real funds move. These controls stand in for the customer&apos;s wallet and the blockchain.
+          {t("intro")}
         </p>
         {charge === null ? (
           <p className="text-sm font-medium text-amber-900">
-            {final ? "This payment is final; there is nothing to simulate." : "Choose a coin above to simulate a payment."}
+            {final ? t("final") : t("chooseFirst")}
           </p>
         ) : (
           <fieldset disabled={pending} className="space-y-4" aria-busy={pending}>
-            <legend className="sr-only">Simulated chain actions</legend>
+            <legend className="sr-only">{t("legend")}</legend>
             {final ? (
               <p className="text-sm font-medium text-amber-900">
-                This payment is final: a transfer sent now is recorded as late and does not change its status.
+                {t("finalLate")}
               </p>
             ) : null}
             <form action={action}>
               {hidden("pay-full")}
               <button type="submit" className={`${primary} w-full`}>
-                Pay in full{charge.due !== "0" ? ` (${charge.due} ${charge.symbol})` : ""}
+                {charge.due !== "0" ? t("payFullAmount", { amount: charge.due, symbol: charge.symbol }) : t("payFull")}
               </button>
             </form>
             <form action={action}>
               {hidden("pay-part")}
               <Row>
                 <label className="flex-1 text-sm font-medium text-amber-950">
-                  Amount in {charge.symbol}
+                  {t("amountIn", { symbol: charge.symbol })}
                   <input name="amount" inputMode="decimal" autoComplete="off" placeholder="0.0001" className={`${input} mt-1`} />
                 </label>
                 <button type="submit" className={secondary}>
-                  Pay part
+                  {t("payPart")}
                 </button>
               </Row>
             </form>
@@ -86,7 +88,7 @@ export function TestModePanel({ paymentId, charge, final }: Props) {
               {hidden("confirm")}
               <Row>
                 <label className="flex-1 text-sm font-medium text-amber-950">
-                  Confirmations to add
+                  {t("confirmationsToAdd")}
                   <input
                     name="confirmations"
                     type="number"
@@ -98,21 +100,21 @@ export function TestModePanel({ paymentId, charge, final }: Props) {
                   />
                 </label>
                 <button type="submit" className={secondary}>
-                  Add confirmations
+                  {t("addConfirmations")}
                 </button>
               </Row>
             </form>
             <form action={action}>
               {hidden("fail")}
               <button type="submit" className={`${secondary} w-full`}>
-                Fail — drop the transfers
+                {t("fail")}
               </button>
             </form>
           </fieldset>
         )}
         {pending ? (
           <p role="status" className="text-sm text-amber-900">
-            Working…
+            {t("working")}
           </p>
         ) : null}
         <FormError result={state} />

@@ -8,50 +8,65 @@ import { cancelPayment } from "@/lib/checkout/cancel";
 import { setCustomerEmail } from "@/lib/checkout/customer";
 import { selectCoin } from "@/lib/checkout/select";
 import { checkoutView } from "@/lib/checkout/view";
-import { ApiError, notFound } from "@/lib/http/errors";
+import { checkoutErrors } from "@/lib/checkout/locale";
+import { COINS, type CoinName } from "@/domain/coins";
+import { ApiError, notFound, type ProblemCode } from "@/lib/http/errors";
 
 /**
  * The checkout page's server actions. Each one re-validates its input (the browser can send
  * anything), calls one service function, refreshes the page on success, and answers a plain
- * result: customers see `ApiError.detail`, never a stack trace or an internal error.
+ * result in the customer's language: a message chosen by the error's kind (the service's
+ * `ApiError.detail` is the API's English), never a stack trace or an internal error.
  */
 export type ActionResult = { ok: true } | { ok: false; error: string };
 
-const GENERIC_ERROR = "Something went wrong on our side. Please try again in a moment.";
+type ErrorKey = Parameters<Awaited<ReturnType<typeof checkoutErrors>>>[0];
+/** What each action says for each kind of refusal; any other kind gets `generic`. */
+type Refusals = Partial<Record<ProblemCode, ErrorKey>>;
 
 function field(form: FormData, name: string): string | undefined {
   const value = form.get(name);
   return typeof value === "string" ? value : undefined;
 }
 
-function firstIssue(error: z.ZodError): string {
-  return error.issues[0]?.message ?? "Invalid input.";
+async function errorText(key: ErrorKey, values?: Record<string, string>): Promise<string> {
+  return (await checkoutErrors())(key, values);
 }
 
-async function run(work: () => Promise<unknown>): Promise<ActionResult> {
+/** The schemas' messages are keys of `checkout.errors`: the first issue's, in the customer's language. */
+async function firstIssue(error: z.ZodError): Promise<ActionResult> {
+  return { ok: false, error: await errorText((error.issues[0]?.message as ErrorKey | undefined) ?? "generic") };
+}
+
+/** Runs one service call; a refusal is answered by its kind, in the customer's language (`values` fill its message). */
+async function run(work: () => Promise<unknown>, refusals: Refusals, values?: Record<string, string>): Promise<ActionResult> {
   try {
     await work();
   } catch (e) {
-    if (e instanceof ApiError) return { ok: false, error: e.detail };
-    console.error("[checkout] action failed", e);
-    return { ok: false, error: GENERIC_ERROR };
+    if (!(e instanceof ApiError)) console.error("[checkout] action failed", e);
+    const key = (e instanceof ApiError && refusals[e.code]) || "generic";
+    return { ok: false, error: await errorText(key, values) };
   }
   refresh();
   return { ok: true };
 }
 
-const UNKNOWN_PAYMENT = "This payment does not exist.";
-const paymentIdField = z.uuid(UNKNOWN_PAYMENT);
+const paymentIdField = z.uuid("unknownPayment" satisfies ErrorKey);
 
 const selectInput = z.object({
   paymentId: paymentIdField,
-  coin: z.string().regex(/^[A-Z0-9_]{1,40}$/, "Choose one of the offered coins."),
+  coin: z.string().regex(/^[A-Z0-9_]{1,40}$/, "chooseOffered" satisfies ErrorKey),
 });
 
 export async function selectCoinAction(_prev: ActionResult | null, form: FormData): Promise<ActionResult> {
   const input = selectInput.safeParse({ paymentId: field(form, "paymentId"), coin: field(form, "coin") });
-  if (!input.success) return { ok: false, error: firstIssue(input.error) };
-  return run(async () => selectCoin(await getDb(), input.data.paymentId, input.data.coin));
+  if (!input.success) return firstIssue(input.error);
+  const coin = COINS[input.data.coin as CoinName]?.name ?? input.data.coin;
+  return run(
+    async () => selectCoin(await getDb(), input.data.paymentId, input.data.coin),
+    { "validation-error": "coinUnavailable", conflict: "coinLocked", "rate-unavailable": "rateUnavailable", "not-found": "unknownPayment" },
+    { coin },
+  );
 }
 
 const emailInput = z.object({
@@ -59,31 +74,39 @@ const emailInput = z.object({
   email: z
     .string()
     .trim()
-    .min(1, "Enter your email address.")
-    .max(254, "That email address is too long.")
-    .pipe(z.email("Enter a valid email address, like name@example.com.")),
+    .min(1, "emailRequired" satisfies ErrorKey)
+    .max(254, "emailTooLong" satisfies ErrorKey)
+    .pipe(z.email("emailInvalid" satisfies ErrorKey)),
 });
 
 export async function setEmailAction(_prev: ActionResult | null, form: FormData): Promise<ActionResult> {
   const input = emailInput.safeParse({ paymentId: field(form, "paymentId"), email: field(form, "email") ?? "" });
-  if (!input.success) return { ok: false, error: firstIssue(input.error) };
-  return run(async () => setCustomerEmail(await getDb(), input.data.paymentId, input.data.email));
+  if (!input.success) return firstIssue(input.error);
+  return run(async () => setCustomerEmail(await getDb(), input.data.paymentId, input.data.email), {
+    "validation-error": "emailUnusable",
+    conflict: "emailAlreadySet",
+    "not-found": "unknownPayment",
+  });
 }
 
 const cancelInput = z.object({ paymentId: paymentIdField });
 
 export async function cancelAction(_prev: ActionResult | null, form: FormData): Promise<ActionResult> {
   const input = cancelInput.safeParse({ paymentId: field(form, "paymentId") });
-  if (!input.success) return { ok: false, error: firstIssue(input.error) };
-  return run(async () => cancelPayment(await getDb(), input.data.paymentId));
+  if (!input.success) return firstIssue(input.error);
+  return run(async () => cancelPayment(await getDb(), input.data.paymentId), { conflict: "cannotCancel", "not-found": "unknownPayment" });
 }
 
-/** Whole coins as typed by a person: digits with an optional fraction, no sign or exponent. */
+/**
+ * Whole coins as typed by a person: digits with an optional fraction, no sign or exponent. A
+ * decimal comma is read as the point, as customers in most of the checkout's languages type it.
+ */
 const coinAmount = z
   .string()
   .trim()
-  .regex(/^\d{1,20}(\.\d{1,18})?$/, "Enter an amount in whole coins, like 0.0005.")
-  .refine((v) => Number(v) > 0, "Enter an amount greater than 0.");
+  .overwrite((v) => v.replace(",", "."))
+  .regex(/^\d{1,20}(\.\d{1,18})?$/, "amountFormat" satisfies ErrorKey)
+  .refine((v) => Number(v) > 0, "amountPositive" satisfies ErrorKey);
 
 const simulateInput = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("pay-full"), paymentId: paymentIdField }),
@@ -92,10 +115,10 @@ const simulateInput = z.discriminatedUnion("intent", [
     intent: z.literal("confirm"),
     paymentId: paymentIdField,
     confirmations: z.coerce
-      .number("Enter a number of confirmations.")
-      .int("Enter a whole number of confirmations.")
-      .min(1, "Add at least 1 confirmation.")
-      .max(1000, "Add at most 1000 confirmations at a time."),
+      .number("confirmationsNumber" satisfies ErrorKey)
+      .int("confirmationsWhole" satisfies ErrorKey)
+      .min(1, "confirmationsMin" satisfies ErrorKey)
+      .max(1000, "confirmationsMax" satisfies ErrorKey),
   }),
   z.object({ intent: z.literal("fail"), paymentId: paymentIdField }),
 ]);
@@ -121,13 +144,15 @@ export async function simulateAction(_prev: ActionResult | null, form: FormData)
     amount: field(form, "amount"),
     confirmations: field(form, "confirmations"),
   });
-  if (!input.success) return { ok: false, error: firstIssue(input.error) };
+  if (!input.success) return firstIssue(input.error);
   const { paymentId } = input.data;
-  return run(async () => {
-    const db = await getDb();
-    const view = await checkoutView(db, paymentId);
-    if (!view) throw notFound(UNKNOWN_PAYMENT);
-    if (!view.testMode) throw notFound("The simulated chain is only available for test-mode payments.");
-    await simulate(db, paymentId, toSimulation(input.data));
-  });
+  return run(
+    async () => {
+      const db = await getDb();
+      const view = await checkoutView(db, paymentId);
+      if (!view?.testMode) throw notFound("The simulated chain is only available for test-mode payments.");
+      await simulate(db, paymentId, toSimulation(input.data));
+    },
+    { "not-found": "notTestMode", conflict: "nothingToSimulate", "validation-error": "amountRefused" },
+  );
 }

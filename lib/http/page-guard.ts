@@ -19,8 +19,15 @@ import { NON_PAGE_CSP, pageCsp } from "./security-headers.mjs";
  */
 export const NOT_PAGES = /^\/(?:v1(?:\/|$)|admin\/v1(?:\/|$)|api\/|_next\/|bench\/|pay\/[^/]+\/state$|logos\/)/;
 
-/** The checkout page, the one page CHECKOUT_FRAME_ANCESTORS may let other origins frame. */
+/** The checkout page, the one page CHECKOUT_FRAME_ANCESTORS may let other origins frame, and the one page translated. */
 const CHECKOUT_PAGE = /^\/pay\/[^/]+\/?$/;
+
+/**
+ * Set on the request by the proxy when the page is the checkout, so the language is chosen for it
+ * alone (i18n/request.ts); the dashboard stays English. The proxy always rewrites it, so a client
+ * cannot set it on another page.
+ */
+export const CHECKOUT_PAGE_HEADER = "x-checkout-page";
 
 export function isDecodable(pathname: string): boolean {
   try {
@@ -106,6 +113,8 @@ export function securePage(req: NextRequest, cfg: Pick<Config, "publicBaseUrl" |
   });
   const headers = new Headers(req.headers);
   headers.set("content-security-policy", csp);
+  if (CHECKOUT_PAGE.test(req.nextUrl.pathname)) headers.set(CHECKOUT_PAGE_HEADER, "1");
+  else headers.delete(CHECKOUT_PAGE_HEADER);
   const res = NextResponse.next({ request: { headers } });
   res.headers.set("content-security-policy", csp);
   return res;

@@ -108,7 +108,7 @@ describe("quotes from stored market rates", () => {
     expect((await expectProblem(await select(b, chf.id, "BITCOIN"), 503)).detail).toContain("no market rate of USD in CHF is known");
   });
 
-  it("shows the customer the same message on the checkout, and lists which coins cannot be quoted", async () => {
+  it("tells the customer on the checkout which coin cannot be priced, and lists which coins cannot be quoted", async () => {
     await market(700_000, [{ provider: "coinbase", kind: "coin", key: "ETHEREUM", value: "3000", fetchedAt: ago(0) }]);
     const b = await newBusiness();
     const { id } = await createPayment(b, { currency: "USD", amount: 5 });
@@ -117,7 +117,7 @@ describe("quotes from stored market rates", () => {
     form.set("coin", "BITCOIN");
     expect(await selectCoinAction(null, form)).toEqual({
       ok: false,
-      error: "Bitcoin is temporarily unavailable: the market rate of BTC in USD is older than 10 minutes. Choose another coin or try again later.",
+      error: "Bitcoin can't be priced right now. Choose another coin or try again later.",
     });
     const business = (await findBusiness(await getDb(), b.businessId))!;
     expect(await unquotableCoins(await getDb(), business, ["BITCOIN", "ETHEREUM", "LITECOIN"], "USD")).toEqual(new Set(["BITCOIN", "LITECOIN"]));

@@ -2,10 +2,13 @@ import type { CSSProperties } from "react";
 import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { notFound } from "next/navigation";
+import { NextIntlClientProvider } from "next-intl";
+import { getLocale, getTranslations } from "next-intl/server";
 import { CancelPayment } from "@/components/checkout/cancel-payment";
 import { CheckoutBody } from "@/components/checkout/checkout-body";
 import { CheckoutHeader } from "@/components/checkout/checkout-header";
 import { EmailForm } from "@/components/checkout/email-form";
+import { LanguageSwitcher } from "@/components/checkout/language-switcher";
 import { viewFingerprint } from "@/components/checkout/fingerprint";
 import { formatFiat } from "@/components/checkout/format";
 import { LiveUpdates } from "@/components/checkout/live-updates";
@@ -21,8 +24,9 @@ type Props = { params: Promise<{ paymentId: string }> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const view = await loadCheckoutView((await params).paymentId);
+  const t = await getTranslations("checkout.meta");
   // Who is paid comes first: it is what a narrow tab still shows.
-  const title = view ? `Pay ${view.merchant.displayName} · ${formatFiat(view.amount, view.currency)}` : "Payment not found";
+  const title = view ? t("title", { merchant: view.merchant.displayName, amount: formatFiat(view.amount, view.currency, await getLocale()) }) : t("notFoundTitle");
   return { title, robots: { index: false, follow: false } };
 }
 
@@ -56,11 +60,14 @@ export default async function CheckoutPage({ params }: Props) {
   const open = view.status === "AWAITING_PAYMENT" || view.status === "UNDERPAID";
   const serverNow = new Date().getTime();
   const c = view.charge;
+  const t = await getTranslations("checkout.page");
 
   return (
+    // The client components (countdown, copy buttons, forms) get the locale and the checkout's messages.
+    <NextIntlClientProvider>
     <main className="px-4 py-6 sm:py-12" style={accentStyle(view.merchant.accentColor)}>
       <div className="mx-auto w-full max-w-md space-y-5">
-        <article className="overflow-hidden rounded-2xl border-t-4 border-brand bg-white shadow-sm ring-1 ring-slate-200" aria-label="Payment">
+        <article className="overflow-hidden rounded-2xl border-t-4 border-brand bg-white shadow-sm ring-1 ring-slate-200" aria-label={t("label")}>
           <CheckoutHeader view={view} showCountdown={open} serverNow={serverNow} />
           <StatusBanner view={view} />
           <div className="px-6 py-6">
@@ -89,9 +96,14 @@ export default async function CheckoutPage({ params }: Props) {
         ) : null}
 
         <p className="text-center text-xs text-slate-500">
-          Payment reference <span className="font-mono break-all">{view.id}</span>
+          {t("reference")}{" "}
+          <span dir="ltr" className="font-mono break-all">
+            {view.id}
+          </span>
         </p>
+        <LanguageSwitcher />
       </div>
     </main>
+    </NextIntlClientProvider>
   );
 }
