@@ -4,6 +4,7 @@ import { refresh } from "next/cache";
 import { getDb } from "@/db/client";
 import { asUser, type ActionResult, type DashboardUser } from "@/lib/accounts/session";
 import * as developers from "@/lib/dashboard/developers";
+import * as endpoints from "@/lib/dashboard/webhook-endpoints";
 
 /*
  * The Developers page's server actions: thin shells. The browser may send anything, so every
@@ -44,4 +45,32 @@ export async function sendTestEventAction(businessId: number) {
 /** One delivery, for following a test event until its first attempt is recorded. */
 export async function deliveryAction(businessId: number, deliveryId: number) {
   return asUser(async (u) => developers.deliveryDetail(await getDb(), u.id, businessId, deliveryId));
+}
+
+export async function addEndpointAction(businessId: number, input: unknown) {
+  return change(async (u) => endpoints.addEndpoint(await getDb(), u.id, businessId, input));
+}
+
+export async function editEndpointAction(businessId: number, endpointId: number, input: unknown) {
+  return change(async (u) => endpoints.editEndpoint(await getDb(), u.id, businessId, endpointId, input));
+}
+
+export async function deleteEndpointAction(businessId: number, endpointId: number) {
+  return asUser(async (u) => endpoints.deleteEndpoint(await getDb(), u.id, businessId, endpointId));
+}
+
+export async function revealEndpointSecretAction(businessId: number, endpointId: number) {
+  return asUser(async (u) => endpoints.revealEndpointSecret(await getDb(), u.id, businessId, endpointId));
+}
+
+export async function rotateEndpointSecretAction(businessId: number, endpointId: number, input: unknown) {
+  return change(async (u) => endpoints.rotateEndpoint(await getDb(), u.id, businessId, endpointId, input));
+}
+
+export async function recoverEndpointAction(businessId: number, endpointId: number, input: unknown) {
+  return change(async (u) => endpoints.recoverMissed(await getDb(), u.id, businessId, endpointId, input));
+}
+
+export async function sendEndpointTestAction(businessId: number, endpointId: number) {
+  return change(async (u) => developers.sendTestEvent(await getDb(), u.id, businessId, endpointId));
 }

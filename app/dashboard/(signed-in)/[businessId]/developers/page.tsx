@@ -3,12 +3,16 @@ import { CopyButton } from "@/components/checkout/copy-button";
 import { ApiKeys } from "@/components/dashboard/developers/api-keys";
 import { DeliveryLog } from "@/components/dashboard/developers/delivery-log";
 import { WebhookSettings } from "@/components/dashboard/developers/webhook-settings";
+import { EndpointForm } from "@/components/dashboard/developers/endpoint-form";
+import { EndpointList } from "@/components/dashboard/developers/endpoint-list";
+import { EVENT_TYPES } from "@/domain/events";
 import { sectionCard, SectionTitle } from "@/components/dashboard/mode-badge";
 import { getDb } from "@/db/client";
 import { requireMember } from "@/lib/accounts/session";
 import { DELIVERY_STATUSES } from "@/lib/webhooks/delivery-log";
 import { deliveryLog, developerOverview } from "@/lib/dashboard/developers";
 import {
+  addEndpointAction,
   createKeyAction,
   deliveryAction,
   revealSecretAction,
@@ -65,6 +69,16 @@ export default async function DevelopersPage({ params, searchParams }: { params:
           allowed={overview.allowed}
           actions={{ setUrl: setWebhookUrlAction, reveal: revealSecretAction, rotate: rotateSecretAction, sendTest: sendTestEventAction, delivery: deliveryAction }}
         />
+        <h3 id="endpoints" className="mb-3 mt-6 font-semibold text-slate-900">Endpoints ({overview.endpoints.length} of 10)</h3>
+        <EndpointList base={base} endpoints={overview.endpoints} />
+        {overview.allowed.manageWebhooks && overview.endpoints.length < 10 ? (
+          <details className="mt-4">
+            <summary className="cursor-pointer font-medium text-indigo-800">Add an endpoint</summary>
+            <div className="mt-3">
+              <EndpointForm eventTypes={EVENT_TYPES} base={base} save={addEndpointAction.bind(null, business.id)} />
+            </div>
+          </details>
+        ) : null}
       </section>
 
       <section aria-labelledby="deliveries-heading" id="deliveries" className={sectionCard}>
