@@ -48,7 +48,6 @@ const DeletedEndpointSchema = z.strictObject({ endpointId: int64, deleted: z.lit
 const RecoveredSchema = z
   .strictObject({
     endpointId: int64,
-    since: dateTime,
     queued: z.number().int().min(0).meta({ format: "int32", description: "How many failed deliveries are due again." }),
   })
   .meta({ id: "WebhookEndpointRecovery" });

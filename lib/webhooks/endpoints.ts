@@ -197,9 +197,10 @@ export async function recoverEndpoint(db: Db, businessId: number, id: number, si
   const queued = await inTransaction(db, async (tx) => {
     const e = await requireEndpoint(tx, businessId, id);
     if (!e.enabled) throw conflict("This endpoint is disabled: enable it before recovering what it missed.");
-    const rows = await requeueEndpointDeliveries(tx, id, since, now);
+    // Nothing was delivered before 1970; an earlier time (the year 0 even) means "everything".
+    const rows = await requeueEndpointDeliveries(tx, id, since.getTime() < 0 ? new Date(0) : since, now);
     for (const d of rows) publish(tx, { kind: "delivery", deliveryId: d.id, messageId: d.messageId, paymentId: d.paymentId });
     return rows.length;
   });
-  return { endpointId: id, since: since.toISOString(), queued };
+  return { endpointId: id, queued };
 }

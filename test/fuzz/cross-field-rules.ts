@@ -200,6 +200,16 @@ export const CROSS_FIELD_RULES: CrossFieldRule[] = [
   },
 ];
 
+CROSS_FIELD_RULES.push({
+  operationId: "adminRecoverWebhookEndpoint",
+  rule: "since: not in the future",
+  fields: /^since$/,
+  satisfy: (d) => {
+    const b = body(d);
+    if (b && typeof b.since === "string" && Date.parse(b.since) > Date.now()) b.since = "2020-01-01T00:00:00Z";
+  },
+});
+
 export const rulesOf = (operationId: string) => CROSS_FIELD_RULES.filter((r) => r.operationId === operationId);
 
 /** A copy of the draft that meets every rule of its operation that can be met by construction. */

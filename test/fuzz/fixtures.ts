@@ -2,6 +2,8 @@ import { getDb } from "@/db/client";
 import { listDeliveries, recordAttempt } from "@/db/queries/webhooks";
 import { createUser } from "@/lib/accounts/users";
 import { createApiKey } from "@/lib/businesses/businesses";
+import { listEndpoints } from "@/db/queries/webhook-endpoints";
+import { createEndpoint, destroyEndpoint } from "@/lib/webhooks/endpoints";
 import { adminToken, createPayment, newBusiness } from "../helpers";
 import type { Operation } from "./openapi";
 
@@ -80,9 +82,20 @@ let paymentRequests = 0;
  * a valid request only once. Every fourth `paymentId` is a new payment, so actions that move a
  * payment along (the test-mode simulator) meet payments in every state, not only a final one.
  */
+/**
+ * Keeps the sandbox under its 10 endpoints, so that adding one is a valid request: the oldest
+ * ones go once there are 5.
+ */
+export async function roomForEndpoints(fx: Fixtures): Promise<void> {
+  const db = await getDb();
+  const endpoints = await listEndpoints(db, fx.sandbox.businessId);
+  for (const e of endpoints.slice(0, Math.max(0, endpoints.length - 4))) await destroyEndpoint(db, fx.sandbox.businessId, e.id);
+}
+
 export async function pathFixture(name: string, op: Operation, fx: Fixtures): Promise<string> {
   switch (name) {
     case "businessId":
+      if (op.id === "adminCreateWebhookEndpoint") await roomForEndpoints(fx);
       return String(businessFor(op, fx).businessId);
     case "paymentId":
       if (++paymentRequests % 4 === 0) fx.paymentId = (await createPayment(fx.merchant)).id;
@@ -91,6 +104,10 @@ export async function pathFixture(name: string, op: Operation, fx: Fixtures): Pr
       return String(fx.deliveryId);
     case "keyId":
       return (await createApiKey(await getDb(), fx.sandbox.businessId, {})).keyId;
+    case "endpointId":
+      // A fresh endpoint each time, as for keys: deleting or disabling one is valid only once.
+      await roomForEndpoints(fx);
+      return String((await createEndpoint(await getDb(), fx.sandbox.businessId, { url: "http://127.0.0.1:9/fuzz" })).endpointId);
     default:
       throw new Error(`the fuzzer has no existing value for path parameter {${name}} of ${op.id}`);
   }
