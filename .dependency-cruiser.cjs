@@ -14,7 +14,7 @@ const LIB_LAYERS = [
   ["config"],
   ["http"],
   ["accounts", "events", "geo", "wallets"],
-  ["chains", "rates", "webhooks"],
+  ["chains", "emails", "rates", "webhooks"],
   ["payments", "businesses"],
   ["background", "checkout"],
   ["dashboard", "openapi"],

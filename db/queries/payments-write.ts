@@ -149,8 +149,8 @@ export async function claimFirstVisit(
 }
 
 /** Points the payment at `customerId` and stores the email typed on checkout. */
-export async function setPaymentCustomer(tx: Tx, paymentId: string, customerId: number, email: string, at: Date): Promise<void> {
-  await tx.update(payments).set({ customerId, customerEmail: email, updatedAt: at }).where(eq(payments.id, paymentId));
+export async function setPaymentCustomer(tx: Tx, paymentId: string, customerId: number, email: string, at: Date, locale: string | null = null): Promise<void> {
+  await tx.update(payments).set({ customerId, customerEmail: email, customerLocale: locale, updatedAt: at }).where(eq(payments.id, paymentId));
 }
 
 /** Records the coin the customer chose (and its payment method) on the payment; returns the row as updated. */

@@ -2,6 +2,9 @@ import { sql } from "drizzle-orm";
 import { bigint, bigserial, index, jsonb, numeric, pgTable, text, timestamp, integer, check } from "drizzle-orm/pg-core";
 import { brandLogos } from "./brand-logos";
 
+/** The customer e-mails a business sends, by kind (db/schema/emails.ts). */
+export type EmailNotifications = { receipt: boolean; detected: boolean; underpaid: boolean; expired: boolean };
+
 export const businesses = pgTable(
   "businesses",
   {
@@ -30,6 +33,11 @@ export const businesses = pgTable(
     extendedPublicKeys: jsonb("extended_public_keys").$type<Partial<Record<string, string>>>().notNull().default({}),
     /** Confirmations per coin that replace the coin's default (a speed policy, as BTCPay's); coins not named keep theirs. */
     confirmations: jsonb("confirmations").$type<Partial<Record<string, number>>>().notNull().default({}),
+    /** Which customer e-mails the business sends (lib/emails); every kind is on unless switched off. */
+    emailNotifications: jsonb("email_notifications")
+      .$type<EmailNotifications>()
+      .notNull()
+      .default({ receipt: true, detected: true, underpaid: true, expired: true }),
     createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },

@@ -8,3 +8,4 @@ export * from "./webhooks";
 export * from "./chain-cursors";
 export * from "./rates";
 export * from "./accounts";
+export * from "./emails";

@@ -32,6 +32,8 @@ export const payments = pgTable(
       .references(() => customers.id),
     /** Copy of the customer's email, kept in step with `customers.email`, so search stays one index. */
     customerEmail: text("customer_email"),
+    /** The language the customer's e-mails are written in: the checkout's when they gave the address there; null (English) when the API gave it. */
+    customerLocale: text("customer_locale"),
     name: text("name"),
     description: text("description"),
     note: text("note"),

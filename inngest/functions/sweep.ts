@@ -1,6 +1,7 @@
 import { getDb } from "@/db/client";
 import { expireDuePayments } from "@/lib/payments/expiry";
 import { deliverDue } from "@/lib/webhooks/deliver";
+import { sendConfiguredEmails } from "@/lib/emails/send";
 import { inngest } from "@/lib/background/inngest-client";
 
 const DELIVERY_BATCH = 100;
@@ -8,8 +9,9 @@ const DELIVERY_BATCH = 100;
 const MAX_DELIVERY_BATCHES = 20;
 
 /**
- * The safety net (design §2): every minute, expire what is due and deliver what is due, with the
- * same idempotent service functions the embedded runner calls. It catches anything an event
+ * The safety net (design §2): every minute, expire what is due, deliver what is due and send the
+ * customer e-mails that are due, with the same idempotent service functions the embedded runner
+ * calls. It catches anything an event
  * missed: a send that failed, a run that ran out of retries, a payment whose expiry run was
  * cancelled before it became UNDERPAID again.
  */
@@ -33,6 +35,17 @@ export const sweep = inngest.createFunction(
       }
       return total;
     });
-    return { expired, attempted };
+    // Customer e-mails have no event of their own: the sweep sends them, within a minute of their status change.
+    const emailed = await step.run("send-due-customer-emails", async () => {
+      const db = await getDb();
+      let total = 0;
+      for (let i = 0; i < MAX_DELIVERY_BATCHES; i++) {
+        const n = await sendConfiguredEmails(db, 20);
+        total += n;
+        if (n < 20) break;
+      }
+      return total;
+    });
+    return { expired, attempted, emailed };
   },
 );

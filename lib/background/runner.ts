@@ -1,6 +1,7 @@
 import type { Db } from "@/db/client";
 import { expireDuePayments } from "@/lib/payments/expiry";
 import { deliverDue } from "@/lib/webhooks/deliver";
+import { sendConfiguredEmails } from "@/lib/emails/send";
 import { followConfiguredChains } from "@/lib/chains/follow";
 import { reconcilePayment } from "@/lib/payments/reconcile";
 import { config } from "@/lib/config";
@@ -20,6 +21,13 @@ export const JOBS: Job[] = [
     // (and the runner is not stopping: what is left stays due for the next start).
     run: async (db, _now, stopping) => {
       while (!stopping.aborted && (await deliverDue(db)) === 100);
+    },
+  },
+  {
+    name: "send-customer-emails",
+    // As the webhooks: loop while passes come back full (20 e-mails each).
+    run: async (db, _now, stopping) => {
+      while (!stopping.aborted && (await sendConfiguredEmails(db, 20)) === 20);
     },
   },
   // The configured chains' nodes (BITCOIN_RPC_URL, LITECOIN_RPC_URL, …), each every few seconds.

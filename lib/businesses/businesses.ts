@@ -39,6 +39,7 @@ export function businessSettings(b: Business, webhookUrl: string | null) {
     parentBusinessId: b.parentBusinessId,
     extendedPublicKeys: b.extendedPublicKeys,
     confirmations: b.confirmations,
+    emailNotifications: b.emailNotifications,
     createdAt: b.createdAt.toISOString(),
   };
 }
@@ -116,6 +117,7 @@ export async function createBusiness(db: Db, input: CreateBusinessInput) {
       parentBusinessId: input.parentBusinessId ?? null,
       extendedPublicKeys: withoutEmpty(input.extendedPublicKeys ?? {}),
       confirmations: input.confirmations ?? {},
+      ...(input.emailNotifications && { emailNotifications: input.emailNotifications }),
       webhookSecret,
     });
     // The primary endpoint shares the business's secret: `webhookSecret` verifies all it sends.
@@ -191,6 +193,7 @@ function settingsPatch(current: Business, patch: PatchBusinessInput) {
       extendedPublicKeys: withoutEmpty({ ...current.extendedPublicKeys, ...patch.extendedPublicKeys }),
     }),
     ...(patch.confirmations !== undefined && { confirmations: patch.confirmations }),
+    ...(patch.emailNotifications !== undefined && { emailNotifications: patch.emailNotifications }),
     ...(patch.underpaymentTolerancePercent !== undefined && {
       underpaymentTolerancePercent: String(patch.underpaymentTolerancePercent),
     }),

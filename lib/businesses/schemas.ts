@@ -137,6 +137,19 @@ const settings = {
     examples: [0.5],
   }),
   extendedPublicKeys: ExtendedPublicKeysSchema,
+  emailNotifications: z
+    .strictObject({
+      receipt: z.boolean(),
+      detected: z.boolean(),
+      underpaid: z.boolean(),
+      expired: z.boolean(),
+    })
+    .meta({
+      id: "EmailNotifications",
+      description:
+        "Which e-mails the service sends a payment's customer (when the payment has a `customerEmail`): `receipt` when it completes, `detected` when a transfer is seen (PENDING), `underpaid` with the amount still due and the checkout link, `expired`. Every kind is on by default; a PATCH replaces the whole object.",
+      examples: [{ receipt: true, detected: false, underpaid: true, expired: true }],
+    }),
   confirmations: z
     .partialRecord(
       z.enum(COIN_NAMES as [CoinName, ...CoinName[]]),
@@ -167,6 +180,7 @@ export const CreateBusinessSchema = z
     underpaymentTolerancePercent: settings.underpaymentTolerancePercent.optional(),
     extendedPublicKeys: settings.extendedPublicKeys.optional(),
     confirmations: settings.confirmations.optional(),
+    emailNotifications: settings.emailNotifications.optional(),
     parentBusinessId: z
       .number()
       .int()
@@ -207,6 +221,7 @@ export const PatchBusinessSchema = z
     underpaymentTolerancePercent: settings.underpaymentTolerancePercent.optional(),
     extendedPublicKeys: settings.extendedPublicKeys.optional(),
     confirmations: settings.confirmations.optional(),
+    emailNotifications: settings.emailNotifications.optional(),
   })
   .meta({
     id: "PatchBusinessRequest",

@@ -8,7 +8,7 @@ import { cancelPayment } from "@/lib/checkout/cancel";
 import { setCustomerEmail } from "@/lib/checkout/customer";
 import { selectCoin } from "@/lib/checkout/select";
 import { checkoutView } from "@/lib/checkout/view";
-import { checkoutErrors } from "@/lib/checkout/locale";
+import { checkoutErrors, checkoutLocale } from "@/lib/checkout/locale";
 import { COINS, type CoinName } from "@/domain/coins";
 import { ApiError, notFound, type ProblemCode } from "@/lib/http/errors";
 
@@ -82,7 +82,7 @@ const emailInput = z.object({
 export async function setEmailAction(_prev: ActionResult | null, form: FormData): Promise<ActionResult> {
   const input = emailInput.safeParse({ paymentId: field(form, "paymentId"), email: field(form, "email") ?? "" });
   if (!input.success) return firstIssue(input.error);
-  return run(async () => setCustomerEmail(await getDb(), input.data.paymentId, input.data.email), {
+  return run(async () => setCustomerEmail(await getDb(), input.data.paymentId, input.data.email, await checkoutLocale()), {
     "validation-error": "emailUnusable",
     conflict: "emailAlreadySet",
     "not-found": "unknownPayment",

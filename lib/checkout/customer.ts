@@ -6,6 +6,7 @@ import { emailField } from "@/lib/http/email-field";
 import { badRequest, conflict, notFound } from "@/lib/http/errors";
 import { loadForUpdate } from "@/lib/payments/lock";
 import { inTransaction } from "@/db/transaction";
+import { DEFAULT_LOCALE, type Locale } from "@/domain/locales";
 
 /**
  * D9: the first checkout visit records the customer's IP and user agent when the merchant did
@@ -25,9 +26,10 @@ export async function recordVisit(db: Db, paymentId: string, ip: string | null, 
 /**
  * D9: an email typed on checkout is stored on the customer. When the business already has a
  * customer with that email, the payment joins that customer instead. The address follows the
- * API's rules (`emailField`), whoever calls.
+ * API's rules (`emailField`), whoever calls. `locale` is the checkout's language, which the
+ * customer's e-mails are then written in (lib/emails).
  */
-export async function setCustomerEmail(db: Db, paymentId: string, email: string): Promise<void> {
+export async function setCustomerEmail(db: Db, paymentId: string, email: string, locale: Locale = DEFAULT_LOCALE): Promise<void> {
   const valid = emailField.safeParse(email);
   if (!valid.success) {
     const why = valid.error.issues.map((i) => i.message);
@@ -42,6 +44,6 @@ export async function setCustomerEmail(db: Db, paymentId: string, email: string)
     else if (!(await updateCustomerEmail(tx, payment.customerId, email))) {
       throw notFound("The payment's customer no longer exists.");
     }
-    await setPaymentCustomer(tx, paymentId, customerId, email, new Date());
+    await setPaymentCustomer(tx, paymentId, customerId, email, new Date(), locale);
   });
 }

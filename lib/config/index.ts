@@ -6,6 +6,7 @@ import { DATABASE_ENV } from "@/db/settings";
 import type { Erc20Coin, Trc20Coin } from "@/domain/token-contracts";
 import type { WatchedChain } from "@/domain/watched-chains";
 import { FRAME_ANCESTORS_ENV } from "./frame-ancestors";
+import { MAIL_ENV, mailConfigOf, type MailConfig } from "./mail";
 import { RATES_ENV, ratesConfigOf, type RatesConfig } from "./rates";
 import { TOKEN_CONTRACTS_ENV } from "./token-contracts";
 import { TRUSTED_PROXIES_ENV, type TrustedProxy } from "./trusted-proxies";
@@ -70,6 +71,7 @@ const envSchema = z.object({
   SIGN_IN_LOCKOUT_FAILURES: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(1).max(10_000).default(10)),
   SIGN_IN_LOCKOUT_MINUTES: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(1).max(24 * 60).default(15)),
   ...TRUSTED_PROXIES_ENV,
+  ...MAIL_ENV,
 });
 
 
@@ -150,6 +152,8 @@ export type Config = {
   trustedProxies: TrustedProxy[];
   /** Exchange rates: a pinned RATES_FILE, market providers, or the static table for test businesses (lib/config/rates.ts). */
   rates: RatesConfig;
+  /** Customer e-mails: the SMTP server (none: kept, not sent), the sender, explorer links (lib/config/mail.ts). */
+  mail: MailConfig;
   /** Production deployments never generate secrets. */
   production: boolean;
   /** Secrets generated on this start (printed once by the bootstrap). */
@@ -208,12 +212,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     apiKeySecret ??= stored.secrets.apiKeySecret;
   }
 
+  const publicBaseUrl = (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
   return {
     env: e.NODE_ENV,
     port: e.PORT,
     databaseUrl: e.DATABASE_URL,
     dataDir: e.DATA_DIR,
-    publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ""),
+    publicBaseUrl,
     adminToken,
     apiKeySecret: new TextEncoder().encode(apiKeySecret!),
     rateLimit: { perSecond: e.RATE_LIMIT_PER_SECOND, burst: e.RATE_LIMIT_BURST },
@@ -246,6 +251,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     signInAttemptsPerMinute: e.SIGN_IN_ATTEMPTS_PER_MINUTE,
     signInLockout: { failures: e.SIGN_IN_LOCKOUT_FAILURES, minutes: e.SIGN_IN_LOCKOUT_MINUTES },
     trustedProxies: e.TRUSTED_PROXIES,
+    mail: mailConfigOf(e, publicBaseUrl),
     production,
     generated: { adminToken: generatedAdmin },
   };

@@ -37,6 +37,9 @@ export const BusinessSchema = z
     parentBusinessId: id.nullable(),
     extendedPublicKeys: z.record(z.string(), z.string()).meta({ description: "Account extended public keys by key family." }),
     confirmations: z.record(z.string(), z.number().int()).meta({ description: "Confirmations per coin replacing the coins' defaults; {} when none." }),
+    emailNotifications: z
+      .object({ receipt: z.boolean(), detected: z.boolean(), underpaid: z.boolean(), expired: z.boolean() })
+      .meta({ description: "Which e-mails a payment's customer is sent (when it has a customerEmail); every kind is on by default." }),
     createdAt: dateTime,
   })
   .meta({ id: "Business", description: "A business and its settings." });

@@ -7,6 +7,7 @@ import { eventForStatus, type EventType } from "@/domain/events";
 import type { PaymentStatus } from "@/domain/statuses";
 import { canTransition } from "@/domain/transitions";
 import { enqueueWebhook, enqueueWebhooks, type KnownBusiness } from "@/lib/payments/outbox";
+import { enqueueCustomerEmails } from "@/lib/payments/customer-emails";
 import { publish } from "@/lib/events/bus";
 
 export class TransitionRefused extends ApiError {
@@ -77,6 +78,7 @@ export async function transitionMany(
     .sort((a, b) => a.eventId - b.eventId)
     .map((e) => ({ payment: byId.get(e.paymentId)!, eventId: e.eventId, at: atOf.get(e.paymentId)! }));
   await enqueueWebhooks(tx, announced, type);
+  await enqueueCustomerEmails(tx, announced, type);
   for (const { payment } of announced) publishEvent(tx, payment, type);
   return announced.map((a) => a.payment);
 }
@@ -97,7 +99,7 @@ export async function recordEvent(
   await announceEvent(tx, payment, eventId, type, at, known);
 }
 
-/** What follows a written event, in the same transaction: its webhook outbox row, and its notice to the listeners. */
+/** What follows a written event, in the same transaction: its webhook and customer e-mail outbox rows, and its notice to the listeners. */
 export async function announceEvent(
   tx: Tx,
   payment: PaymentRow,
@@ -107,6 +109,7 @@ export async function announceEvent(
   known?: KnownBusiness,
 ): Promise<void> {
   await enqueueWebhook(tx, payment, eventId, type, at, known);
+  await enqueueCustomerEmails(tx, [{ payment, eventId, at }], type);
   publishEvent(tx, payment, type);
 }
 
