@@ -5,8 +5,12 @@ import { useActionState } from "react";
 import { setEmailAction, type ActionResult } from "@/lib/checkout/actions";
 import { FormError } from "./form-error";
 
-/** Optional email for the receipt and status updates (only shown while the payment has none). */
-export function EmailForm({ paymentId }: { paymentId: string }) {
+/**
+ * Optional email for the receipt and status updates (only shown while the payment has none). It
+ * promises a receipt only when one will be sent (`sendsReceipt`: an SMTP server is configured and
+ * the business sends receipts).
+ */
+export function EmailForm({ paymentId, sendsReceipt }: { paymentId: string; sendsReceipt: boolean }) {
   const [state, action, pending] = useActionState<ActionResult | null, FormData>(setEmailAction, null);
   const t = useTranslations("checkout.email");
   const invalid = state !== null && !state.ok;
@@ -14,7 +18,7 @@ export function EmailForm({ paymentId }: { paymentId: string }) {
     <form action={action} noValidate className="space-y-2">
       <input type="hidden" name="paymentId" value={paymentId} />
       <label htmlFor="customer-email" className="block text-sm font-medium text-slate-800">
-        {t("label")} <span className="font-normal text-slate-500">{t("optional")}</span>
+        {sendsReceipt ? t("label") : t("labelNoReceipt")} <span className="font-normal text-slate-500">{t("optional")}</span>
       </label>
       <div className="flex flex-col gap-2 min-[400px]:flex-row">
         <input

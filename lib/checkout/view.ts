@@ -39,6 +39,8 @@ export type CheckoutView = {
   testMode: boolean;
   redirectUrl: string | null;
   needsEmail: boolean;
+  /** Whether a receipt will be e-mailed (an SMTP server is configured and the business sends receipts): the e-mail field promises one only then. */
+  sendsReceipt: boolean;
   canCancel: boolean;
   /** `available`: false while no fresh exchange rate can quote the coin (shown, but not selectable). */
   coins: { coin: CoinName; name: string; symbol: string; network: string | null; available: boolean }[];
@@ -150,6 +152,7 @@ export async function checkoutView(db: Db, paymentId: string): Promise<CheckoutV
     testMode: business.mode === "test",
     redirectUrl: payment.redirectUrl,
     needsEmail: !payment.customerEmail && !isTerminal(payment.status),
+    sendsReceipt: config().mail.smtpUrl !== undefined && business.emailNotifications.receipt,
     canCancel: payment.status === "AWAITING_PAYMENT" && transfers.length === 0,
     coins: offered.map((c) => ({
       coin: c,

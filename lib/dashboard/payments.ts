@@ -7,6 +7,7 @@ import { authorize } from "@/lib/accounts/authorize";
 import { can } from "@/lib/accounts/roles";
 import { listBusinessDeliveries, redeliverOne, type deliveryView } from "@/lib/webhooks/delivery-log";
 import { notFound } from "@/lib/http/errors";
+import { paymentEmails, type CustomerEmailView } from "@/lib/emails/log";
 import { parseWith } from "@/lib/http/parse";
 import { parseListQuery, type ListPaymentsQuery } from "@/lib/payments/list-query";
 import { getPayment, listPayments, updateNote } from "@/lib/payments/read";
@@ -77,26 +78,29 @@ export type PaymentDetail = {
   payment: PaymentRecord;
   deliveries: WebhookDelivery[];
   deliveriesTotal: number;
+  /** The e-mails the customer was sent (or is to be, or could not be), oldest first, with their attempts. */
+  emails: CustomerEmailView[];
   canEditNote: boolean;
   canRedeliver: boolean;
 };
 
 /**
  * One payment's record (the API's `getPayment`) with its webhook deliveries and their attempts
- * (the operator API's `listBusinessDeliveries`, narrowed to the payment), newest first.
+ * (the operator API's `listBusinessDeliveries`, narrowed to the payment), newest first, and the
+ * customer e-mails it gave rise to.
  */
 export async function dashboardPayment(db: Db, userId: string, businessId: unknown, paymentId: unknown): Promise<PaymentDetail> {
   const { business, role } = await authorize(db, userId, businessId, "view");
   const payment = await getPayment(db, business, paymentIdOf(paymentId));
-  const log = await listBusinessDeliveries(db, deliveryOwner(business, payment), {
-    paymentId: payment.id,
-    PageNumber: 1,
-    PageSize: DELIVERIES_SHOWN,
-  });
+  const [log, emails] = await Promise.all([
+    listBusinessDeliveries(db, deliveryOwner(business, payment), { paymentId: payment.id, PageNumber: 1, PageSize: DELIVERIES_SHOWN }),
+    paymentEmails(db, payment.id),
+  ]);
   return {
     payment,
     deliveries: log.items,
     deliveriesTotal: log.totalCount,
+    emails,
     canEditNote: can(role, "edit-notes"),
     canRedeliver: can(role, "manage-webhooks"),
   };

@@ -11,6 +11,7 @@ import { ACCOUNT_PATHS, deriveAddressForCoin, KEY_FAMILIES, type ChainNet, type 
 import { servableCoins } from "@/domain/watched-chains";
 import { invalidField } from "@/lib/http/errors";
 import { parseWith } from "@/lib/http/parse";
+import { config } from "@/lib/config";
 
 /*
  * The dashboard's Settings section (owners: `manage-settings`). Validation is the admin API's
@@ -31,6 +32,7 @@ export const SettingsSchema = PatchBusinessSchema.pick({
   underpaymentTolerancePercent: true,
   enabledCoins: true,
   extendedPublicKeys: true,
+  emailNotifications: true,
 });
 export type SettingsInput = z.infer<typeof SettingsSchema>;
 
@@ -49,6 +51,9 @@ export async function settingsOf(db: Db, userId: string, businessId: unknown) {
     underpaymentTolerancePercent: s.underpaymentTolerancePercent,
     enabledCoins: s.enabledCoins,
     extendedPublicKeys: s.extendedPublicKeys,
+    emailNotifications: s.emailNotifications,
+    /** Whether customer e-mails leave the service (SMTP_URL), or are only kept on each payment's page. */
+    emailsSent: config().mail.smtpUrl !== undefined,
     /** Coins this mode can be paid in: every coin in test mode, the watched chains' in live mode. */
     servableCoins: servableCoins(s.mode),
     allCoins: COIN_NAMES,

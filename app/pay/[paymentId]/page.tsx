@@ -75,7 +75,7 @@ export default async function CheckoutPage({ params }: Props) {
           </div>
           {view.needsEmail || view.canCancel ? (
             <footer className="space-y-5 border-t border-slate-100 bg-slate-50/60 px-6 py-5">
-              {view.needsEmail ? <EmailForm paymentId={view.id} /> : null}
+              {view.needsEmail ? <EmailForm paymentId={view.id} sendsReceipt={view.sendsReceipt} /> : null}
               {view.canCancel ? (
                 <div className="flex justify-center">
                   <CancelPayment paymentId={view.id} />

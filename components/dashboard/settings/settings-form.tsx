@@ -5,6 +5,7 @@ import type { ActionResult } from "@/lib/accounts/session";
 import type { SettingsView } from "@/lib/dashboard/settings";
 import { buttonClass, describedBy, errorsFor, FieldError, inputClass, Outcome } from "../developers/form-controls";
 import { BrandFields } from "./brand-fields";
+import { EmailFields, emailNotificationsOf } from "./email-fields";
 import { WalletKeyField, type KeyState, type PreviewAction } from "./wallet-key-field";
 import { coinName } from "../names";
 
@@ -43,6 +44,7 @@ export function SettingsForm({ view, paths, actions }: { view: SettingsView; pat
       underpaymentTolerancePercent: Number(data.get("underpaymentTolerancePercent")),
       enabledCoins: data.getAll("enabledCoins").map(String),
       extendedPublicKeys: Object.fromEntries(view.families.map((f) => [f, keys[f].value.trim()])),
+      emailNotifications: emailNotificationsOf(data),
     };
     const confirmed = view.families.filter((f) => keys[f].confirmed && keys[f].preview?.key === keys[f].value.trim());
     start(async () => setResult(await actions.save(view.businessId, input, confirmed)));
@@ -88,6 +90,7 @@ export function SettingsForm({ view, paths, actions }: { view: SettingsView; pat
         </div>
         <FieldError id="coins-error" messages={err("enabledCoins")} />
       </fieldset>
+      <EmailFields view={view} />
       <fieldset className="space-y-3">
         <legend className="text-sm font-medium text-slate-800">Wallets: account extended public keys</legend>
         <p className="text-sm text-slate-600">
@@ -111,7 +114,7 @@ export function SettingsForm({ view, paths, actions }: { view: SettingsView; pat
       </fieldset>
       <div>
         <button type="submit" disabled={pending} className={buttonClass.primary}>{pending ? "Saving…" : "Save settings"}</button>
-        <Outcome result={result} success="Settings saved." fields={["name", "displayName", "accentColor", "paymentLifetimeSeconds", "underpaymentTolerancePercent", "enabledCoins", "extendedPublicKeys"]} />
+        <Outcome result={result} success="Settings saved." fields={["name", "displayName", "accentColor", "paymentLifetimeSeconds", "underpaymentTolerancePercent", "enabledCoins", "extendedPublicKeys", "emailNotifications"]} />
       </div>
     </form>
   );

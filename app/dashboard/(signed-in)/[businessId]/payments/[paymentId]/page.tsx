@@ -8,6 +8,7 @@ import { PaymentCharge } from "@/components/dashboard/payments/payment-charge";
 import { card, h3, PaymentAmounts, PaymentCustomer, PaymentMetadata, PaymentTimeline } from "@/components/dashboard/payments/payment-overview";
 import { StatusBadge } from "@/components/dashboard/payments/status-badge";
 import { WebhookDeliveries } from "@/components/dashboard/payments/webhook-deliveries";
+import { CustomerEmails } from "@/components/dashboard/payments/customer-emails";
 import { requireUser } from "@/lib/accounts/session";
 import { changeMark } from "@/lib/dashboard/changes";
 import { dashboardPayment, type PaymentDetail } from "@/lib/dashboard/payments";
@@ -18,7 +19,7 @@ export const metadata: Metadata = { title: "Payment · Merchant dashboard" };
 
 /**
  * One payment: the API's Payment record (timeline, amounts, charge and transactions, customer,
- * metadata, note) and its webhook deliveries. Another business's payment id, or a malformed one,
+ * metadata, note), the e-mails its customer was sent and its webhook deliveries. Another business's payment id, or a malformed one,
  * is the 404 page, as an unknown one is. It refreshes itself when the payment's status changes or
  * its transfers gain confirmations.
  */
@@ -66,6 +67,7 @@ export default async function PaymentPage({ params }: { params: Promise<{ busine
         <h3 id="note-heading" className={h3}>Note</h3>
         <NoteForm note={p.note ?? null} canEdit={detail.canEditNote} action={saveNoteAction.bind(null, businessId, p.id)} />
       </section>
+      <CustomerEmails emails={detail.emails} />
       <WebhookDeliveries deliveries={detail.deliveries} total={detail.deliveriesTotal} canRedeliver={detail.canRedeliver} action={redeliverAction.bind(null, businessId, p.id)} />
     </main>
   );
