@@ -1,5 +1,4 @@
 import { createTranslator } from "next-intl";
-import { renderToStaticMarkup } from "react-dom/server";
 import { directionOf, type Locale } from "@/domain/locales";
 import type { CustomerEmailKind } from "@/db/schema";
 import ar from "@/messages/ar.json";
@@ -19,6 +18,8 @@ import zhCN from "@/messages/zh-CN.json";
  * the customer's language (the "email" namespace of messages/<locale>.json). The HTML has inline
  * styles only and nothing remote (no image, font or stylesheet), so a mail client shows it whole
  * without asking to load anything; its one link is the checkout's (underpaid) or the explorer's.
+ * It is a template with every value escaped (`esc`): Next.js keeps react-dom/server out of the
+ * server bundles, and a page this small needs no renderer.
  */
 
 const MESSAGES = { en, es, fr, de, "pt-BR": ptBR, it, ru, "zh-CN": zhCN, ja, ar } satisfies Record<Locale, typeof en>;
@@ -99,17 +100,21 @@ export function composeEmail(facts: EmailFacts): ComposedEmail {
     footer,
     "",
   ].join("\n");
-  const html = `<!DOCTYPE html>${renderToStaticMarkup(
-    <EmailHtml locale={facts.locale} subject={subject} heading={heading} intro={intro} rows={rows} action={action} footer={footer} />,
-  )}`;
+  const html = emailHtml({ locale: facts.locale, subject, heading, intro, rows, action, footer });
   return { subject, text, html };
 }
 
 const FONT = "-apple-system, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif";
 const MONO = "ui-monospace, SFMono-Regular, Menlo, Consolas, monospace";
 
-/** React escapes every value, so a merchant's name or a hash cannot become markup. */
-function EmailHtml(props: {
+const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;" };
+
+/** Text or an attribute value as HTML: a merchant's name or a hash can never become markup. */
+function esc(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => ENTITIES[c]);
+}
+
+function emailHtml(p: {
   locale: Locale;
   subject: string;
   heading: string;
@@ -117,66 +122,28 @@ function EmailHtml(props: {
   rows: Row[];
   action: { label: string; href: string } | null;
   footer: string;
-}) {
-  const dir = directionOf(props.locale);
+}): string {
+  const dir = directionOf(p.locale);
   const start = dir === "rtl" ? "right" : "left";
-  return (
-    <html lang={props.locale} dir={dir}>
-      {/* An e-mail document, not a Next.js page: next/head has no place here. */}
-      {/* eslint-disable-next-line @next/next/no-head-element */}
-      <head>
-        <meta charSet="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>{props.subject}</title>
-      </head>
-      <body style={{ margin: 0, padding: "24px 12px", background: "#f1f5f9", fontFamily: FONT, color: "#0f172a" }}>
-        <table role="presentation" width="100%" cellPadding={0} cellSpacing={0} style={{ maxWidth: 560, margin: "0 auto", background: "#ffffff", borderRadius: 12, border: "1px solid #e2e8f0" }}>
-          <tbody>
-            <tr>
-              <td style={{ padding: "28px 28px 8px", textAlign: start }}>
-                <h1 style={{ margin: "0 0 12px", fontSize: 22, lineHeight: "28px", fontWeight: 700 }}>{props.heading}</h1>
-                <p style={{ margin: 0, fontSize: 15, lineHeight: "22px", color: "#334155" }}>{props.intro}</p>
-              </td>
-            </tr>
-            <tr>
-              <td style={{ padding: "16px 28px" }}>
-                <table role="presentation" width="100%" cellPadding={0} cellSpacing={0} style={{ borderCollapse: "collapse", fontSize: 14, lineHeight: "20px" }}>
-                  <tbody>
-                    {props.rows.map((r) => (
-                      <tr key={r.label}>
-                        <th scope="row" style={{ padding: "8px 0", textAlign: start, verticalAlign: "top", fontWeight: 500, color: "#64748b", borderTop: "1px solid #e2e8f0", width: "40%" }}>
-                          {r.label}
-                        </th>
-                        <td dir={r.mono ? "ltr" : undefined} style={{ padding: "8px 0", textAlign: start, borderTop: "1px solid #e2e8f0", fontFamily: r.mono ? MONO : undefined, wordBreak: "break-all" }}>
-                          {r.href ? (
-                            <a href={r.href} style={{ color: "#1d4ed8" }}>
-                              {r.value}
-                            </a>
-                          ) : (
-                            r.value
-                          )}
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </td>
-            </tr>
-            {props.action ? (
-              <tr>
-                <td style={{ padding: "4px 28px 16px", textAlign: start }}>
-                  <a href={props.action.href} style={{ display: "inline-block", padding: "10px 18px", background: "#0f172a", color: "#ffffff", borderRadius: 8, textDecoration: "none", fontWeight: 600, fontSize: 15 }}>
-                    {props.action.label}
-                  </a>
-                </td>
-              </tr>
-            ) : null}
-            <tr>
-              <td style={{ padding: "12px 28px 24px", textAlign: start, fontSize: 12, lineHeight: "18px", color: "#64748b", borderTop: "1px solid #e2e8f0" }}>{props.footer}</td>
-            </tr>
-          </tbody>
-        </table>
-      </body>
-    </html>
-  );
+  const cell = `padding:8px 0;text-align:${start};border-top:1px solid #e2e8f0`;
+  const rows = p.rows
+    .map((r) => {
+      const value = r.href ? `<a href="${esc(r.href)}" style="color:#1d4ed8">${esc(r.value)}</a>` : esc(r.value);
+      const mono = r.mono ? ` dir="ltr" style="${cell};font-family:${MONO};word-break:break-all"` : ` style="${cell};word-break:break-word"`;
+      return `<tr><th scope="row" style="${cell};vertical-align:top;font-weight:500;color:#64748b;width:40%">${esc(r.label)}</th><td${mono}>${value}</td></tr>`;
+    })
+    .join("");
+  const action = p.action
+    ? `<tr><td style="padding:4px 28px 16px;text-align:${start}"><a href="${esc(p.action.href)}" style="display:inline-block;padding:10px 18px;background:#0f172a;color:#ffffff;border-radius:8px;text-decoration:none;font-weight:600;font-size:15px">${esc(p.action.label)}</a></td></tr>`
+    : "";
+  return [
+    `<!DOCTYPE html><html lang="${esc(p.locale)}" dir="${dir}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${esc(p.subject)}</title></head>`,
+    `<body style="margin:0;padding:24px 12px;background:#f1f5f9;font-family:${FONT};color:#0f172a">`,
+    `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:12px;border:1px solid #e2e8f0"><tbody>`,
+    `<tr><td style="padding:28px 28px 8px;text-align:${start}"><h1 style="margin:0 0 12px;font-size:22px;line-height:28px;font-weight:700">${esc(p.heading)}</h1><p style="margin:0;font-size:15px;line-height:22px;color:#334155">${esc(p.intro)}</p></td></tr>`,
+    `<tr><td style="padding:16px 28px"><table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="border-collapse:collapse;font-size:14px;line-height:20px"><tbody>${rows}</tbody></table></td></tr>`,
+    action,
+    `<tr><td style="padding:12px 28px 24px;text-align:${start};font-size:12px;line-height:18px;color:#64748b;border-top:1px solid #e2e8f0">${esc(p.footer)}</td></tr>`,
+    `</tbody></table></body></html>`,
+  ].join("");
 }
