@@ -1,6 +1,7 @@
 import { defineConfig, devices } from "@playwright/test";
 import { e2eLitecoinNode } from "./e2e/litecoin-node";
 import { marketMockServerEnv } from "./e2e/market-mock-env";
+import { smtpServerEnv } from "./e2e/smtp-env";
 import { tronServerEnv } from "./e2e/tron-node";
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
@@ -73,6 +74,8 @@ export default defineConfig({
       // Market rates from the mock of Kraken, Coinbase and CoinGecko that globalSetup starts
       // (e2e/market-mock-env.ts); its default prices are the static table's, so amounts are too.
       ...marketMockServerEnv(),
+      // Customer e-mails go to the SMTP server e2e/customer-emails.spec.ts starts (e2e/smtp-env.ts).
+      ...smtpServerEnv(),
     },
   },
 });
