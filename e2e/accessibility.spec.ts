@@ -241,7 +241,7 @@ test.describe("the checkout", () => {
 
         // Choosing anyway: the server says why, in an alert.
         await bitcoin(page).click({ force: true });
-        await expect(page.getByRole("alert").filter({ hasText: "temporarily unavailable" })).toBeVisible();
+        await expect(page.getByRole("alert").filter({ hasText: "can't be priced right now" })).toBeVisible();
         await expectAccessible(page, "checkout-coin-refused");
       } finally {
         await mock.reset();

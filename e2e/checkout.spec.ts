@@ -171,7 +171,7 @@ test("dropped transfers fail the payment", async ({ page, request }) => {
   await snap(page, "fail", "failed");
 
   await simulate(page, "Add confirmations"); // nothing left to confirm: the error is shown inline
-  await expect(panel(page).getByRole("alert")).toContainText("no transfer");
+  await expect(panel(page).getByRole("alert")).toContainText("nothing to act on");
 });
 
 test("the email field validates and saves", async ({ page, request }) => {
