@@ -7,9 +7,11 @@ import { patchBusiness } from "@/lib/businesses/businesses";
 import { setCustomerEmail } from "@/lib/checkout/customer";
 import { EMAIL_LEASE_MS, EMAIL_MAX_ATTEMPTS, EMAIL_RETRY_DELAYS_MS, NO_SMTP, sendDueEmails, smtpTransport, type MailTransport } from "@/lib/emails/send";
 import { expireDuePayments } from "@/lib/payments/expiry";
+import { dashboardPayment } from "@/lib/dashboard/payments";
 import { createPayment, newBusiness } from "../helpers";
 import { manualClock, oneWebhookFileAtATime, sim } from "../webhooks/support";
 import { startSmtpServer } from "./smtp";
+import { userOf } from "../dashboard/support";
 
 // Before the configuration is first read: a block explorer for Bitcoin, none for the other networks.
 vi.hoisted(() => {
@@ -221,6 +223,16 @@ describe("customer e-mails", () => {
       [false, 550],
     ]);
     expect(smtp.received.filter((r) => r.to.includes("nobody@example.com"))).toEqual([]);
+
+    // The payment's dashboard page shows them, to every member, with the server's answer.
+    const viewer = await userOf(b.businessId, "viewer");
+    const { emails } = await dashboardPayment(await getDb(), viewer, String(b.businessId), id);
+    expect(emails.map((e) => [e.kind, e.status, e.recipient, e.attempts.map((a) => a.smtpCode)])).toEqual([
+      ["detected", "failed", "nobody@example.com", [550]],
+      ["receipt", "failed", "nobody@example.com", [550]],
+    ]);
+    expect(emails[1].lastError).toContain("User unknown");
+    expect(emails[1].text).toContain(id);
   });
 
   it("a server that is down: retried on the schedule, then given up after the last attempt, each attempt recorded", async () => {
