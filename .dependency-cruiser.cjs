@@ -12,10 +12,10 @@
  */
 const LIB_LAYERS = [
   ["config"],
-  ["http"],
+  ["http", "metrics"],
   ["accounts", "events", "geo", "wallets"],
   ["chains", "emails", "rates", "webhooks"],
-  ["payments", "businesses"],
+  ["payments", "businesses", "health"],
   ["background", "checkout"],
   ["dashboard", "openapi"],
 ];

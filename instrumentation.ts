@@ -18,6 +18,9 @@ export async function register() {
   // Started here and nowhere else: the driver subscribes to the event bus's process-wide registry
   // (lib/events/bus.ts), so it hears the changes of every bundle (route handlers, server actions,
   // Inngest functions) without any of them wiring it.
+  // The payment counters of /metrics hear the bus the same way (lib/health/payment-counters.ts).
+  const { countPaymentEvents } = await import("@/lib/health/payment-counters");
+  countPaymentEvents();
   const { startBackground } = await import("@/lib/background/driver");
   await startBackground(getDb);
   // What the server runs when it stops, once the requests under way are answered (scripts/server.mjs):

@@ -13,8 +13,8 @@ export async function proxy(req: NextRequest) {
 }
 
 // Pages, and any path with a percent sign (only such a path can fail to decode). The API, the
-// checkout's polling route and the merchants' logos (NOT_PAGES) skip the proxy otherwise: it adds ~60% to the server CPU of
+// checkout's polling route, the merchants' logos and /metrics, /healthz, /readyz (NOT_PAGES) skip the proxy otherwise: it adds ~60% to the server CPU of
 // a cached payment read where it runs (docs/performance.md).
 export const config = {
-  matcher: ["/((?!v1(?:/|$)|admin/v1(?:/|$)|api/|_next/|bench/|pay/[^/]+/state$|logos/).*)", "/(.*%.*)"],
+  matcher: ["/((?!v1(?:/|$)|admin/v1(?:/|$)|api/|_next/|bench/|pay/[^/]+/state$|logos/|(?:metrics|healthz|readyz)$).*)", "/(.*%.*)"],
 };

@@ -175,6 +175,11 @@ function handle(): Handle {
   return g.__paymentsDb;
 }
 
+/** The connections this process may open to the database: both pools on PostgreSQL, PGlite's one. */
+export function poolMaxConnections(): number {
+  return databaseSettings().databaseUrl ? poolSize() + listPoolSize() : 1;
+}
+
 /** The process's database, migrated on first use. */
 export async function getDb(): Promise<Db> {
   const h = handle();

@@ -15,6 +15,8 @@ import { fileURLToPath } from "node:url";
 import { RELAY_SECRET_ENV } from "../lib/http/methods.mjs";
 import { PEER_SECRET_ENV, stampPeer } from "../lib/http/peer.mjs";
 import { hstsHeader } from "../lib/http/security-headers.mjs";
+import { metrics } from "../lib/metrics/registry.mjs";
+import { methodOf, routeOf } from "../lib/metrics/routes.mjs";
 import { shutdownTimeoutOrExit, stopOnSignals } from "./graceful-stop.mjs";
 import { methodGuard } from "./method-guard.mjs";
 
@@ -44,7 +46,20 @@ if (hsts) server.on("request", (_req, res) => res.setHeader("Strict-Transport-Se
 const app = next({ dev: false, dir: root, port, httpServer: server });
 await app.prepare();
 const guard = methodGuard(app.getRequestHandler(), secret);
+// Every request's latency by method, route pattern and status (lib/metrics/routes.mjs keeps the
+// route label to a bounded set). Made here first, so the route handlers' bundles find the same
+// registry on globalThis (lib/metrics/registry.mjs) and /metrics shows these.
+const { httpRequestDuration } = metrics();
+const STARTED = Symbol("request start");
+function observe() {
+  const req = this.req;
+  const path = req.url.split("?", 1)[0];
+  const labels = { method: methodOf(req.method), route: routeOf(path), status: String(this.statusCode) };
+  httpRequestDuration.observe(labels, (performance.now() - req[STARTED]) / 1000);
+}
 server.on("request", (req, res) => {
+  req[STARTED] = performance.now();
+  res.on("close", observe);
   stampPeer(req, peerSecret);
   guard.request(req, res);
 });

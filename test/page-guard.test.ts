@@ -17,8 +17,8 @@ import { expectProblem } from "./helpers";
  */
 
 const BASE = "http://pay.test";
-const PAGES = ["/", "/docs", "/dashboard", "/dashboard/sign-in", "/dashboard/7/payments", "/dashboard/7/payments/export", "/pay/abc", "/pay/abc/", "/nowhere"];
-const NOT_PAGE_PATHS = ["/v1", "/v1/businesses/1/payments", "/admin/v1/businesses", "/api/auth/get-session", "/api/inngest", "/pay/abc/state", "/logos/0123abcd", "/_next/static/chunks/a.js", "/bench/noop"];
+const PAGES = ["/", "/docs", "/metrics-and-more", "/dashboard", "/dashboard/sign-in", "/dashboard/7/payments", "/dashboard/7/payments/export", "/pay/abc", "/pay/abc/", "/nowhere"];
+const NOT_PAGE_PATHS = ["/v1", "/v1/businesses/1/payments", "/admin/v1/businesses", "/api/auth/get-session", "/api/inngest", "/pay/abc/state", "/logos/0123abcd", "/_next/static/chunks/a.js", "/bench/noop", "/metrics", "/healthz", "/readyz"];
 
 const call = (path: string, init: ConstructorParameters<typeof NextRequest>[1] = {}) => proxy(new NextRequest(`${BASE}${path}`, init));
 const directives = (csp: string) => Object.fromEntries(csp.split(";").map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name, values]));

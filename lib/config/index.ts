@@ -35,6 +35,8 @@ const envSchema = z.object({
     .url({ protocol: /^https?$/, error: "must be an http(s) URL such as https://pay.example.com" })
     .optional(),
   ADMIN_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
+  // Bearer token of /metrics; unset: /metrics answers 404 (docs/operations.md).
+  METRICS_TOKEN: optionalString(z.string().trim().regex(/^[\x21-\x7e]{16,}$/, "must be at least 16 printable characters, no spaces")),
   API_KEY_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(100),
   RATE_LIMIT_BURST: z.coerce.number().int().positive().default(200),
@@ -109,6 +111,8 @@ export type Config = {
   publicBaseUrl: string;
   /** Undefined disables the admin API. */
   adminToken: string | undefined;
+  /** METRICS_TOKEN: the bearer token /metrics asks for; undefined: /metrics is a 404. */
+  metricsToken: string | undefined;
   apiKeySecret: Uint8Array;
   rateLimit: { perSecond: number; burst: number };
   /**
@@ -220,6 +224,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: e.DATA_DIR,
     publicBaseUrl,
     adminToken,
+    metricsToken: e.METRICS_TOKEN,
     apiKeySecret: new TextEncoder().encode(apiKeySecret!),
     rateLimit: { perSecond: e.RATE_LIMIT_PER_SECOND, burst: e.RATE_LIMIT_BURST },
     inngest: {

@@ -1,6 +1,7 @@
 import nodemailer, { type SendMailOptions } from "nodemailer";
 import type { Db } from "@/db/client";
 import { claimDueEmails, keepDueEmailsUnsent, recordEmailAttempt } from "@/db/queries/customer-emails";
+import { metrics } from "@/lib/metrics/registry.mjs";
 import type { CustomerEmailRow } from "@/db/schema";
 import { inTransaction } from "@/db/transaction";
 import { config } from "@/lib/config";
@@ -79,6 +80,7 @@ export async function sendEmail(db: Db, email: CustomerEmailRow, transport: Mail
   const attempts = email.attempts + 1;
   const delay = EMAIL_RETRY_DELAYS_MS[attempts - 1];
   const retry = !result.ok && !result.permanent && delay !== undefined;
+  metrics().emailAttempts.inc({ outcome: result.ok ? "sent" : retry ? "retrying" : "failed" });
   return recordEmailAttempt(
     db,
     { emailId: email.id, attemptedAt: at, succeeded: result.ok, smtpCode: result.code, response: result.response, latencyMs: result.latencyMs },

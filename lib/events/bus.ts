@@ -9,7 +9,8 @@ import type { PaymentStatus } from "@/domain/statuses";
  * producers (the state machine, the outbox) publish without knowing who listens; the background
  * driver subscribes (lib/background/driver.ts) and registers its after-commit work on `tx`.
  */
-export type PaymentNotice = { kind: "payment"; type: EventType; paymentId: string; status: PaymentStatus; expiresAt: Date };
+/** `coin` is the coin the customer chose, null until then. */
+export type PaymentNotice = { kind: "payment"; type: EventType; paymentId: string; status: PaymentStatus; coin: string | null; expiresAt: Date };
 /** `paymentId` is null for a test event, which tells of no payment (lib/webhooks/test-event.ts). */
 export type DeliveryNotice = { kind: "delivery"; deliveryId: number; messageId: string; paymentId: string | null };
 export type Notice = PaymentNotice | DeliveryNotice;

@@ -15,9 +15,10 @@ import { NON_PAGE_CSP, pageCsp } from "./security-headers.mjs";
 /**
  * The paths that are not pages, which the proxy's matcher leaves out (proxy.ts; they only reach it
  * with a `%` in the path): the API, Better Auth and Inngest under /api, the checkout's polling
- * route, the merchants' logos, Next.js's own files and the bench route. Their headers come from next.config.ts.
+ * route, the merchants' logos, Next.js's own files, the bench route and the operator's /metrics, /healthz
+ * and /readyz. Their headers come from next.config.ts.
  */
-export const NOT_PAGES = /^\/(?:v1(?:\/|$)|admin\/v1(?:\/|$)|api\/|_next\/|bench\/|pay\/[^/]+\/state$|logos\/)/;
+export const NOT_PAGES = /^\/(?:v1(?:\/|$)|admin\/v1(?:\/|$)|api\/|_next\/|bench\/|pay\/[^/]+\/state$|logos\/|(?:metrics|healthz|readyz)$)/;
 
 /** The checkout page, the one page CHECKOUT_FRAME_ANCESTORS may let other origins frame, and the one page translated. */
 const CHECKOUT_PAGE = /^\/pay\/[^/]+\/?$/;

@@ -27,7 +27,7 @@ export const NON_PAGE_CSP = "default-src 'none'; frame-ancestors 'none'";
  * next.config.ts. Under /_next that is Next.js's scripts and styles, where a policy means nothing,
  * and the not-found page for any other path there.
  */
-export const NON_PAGE_SOURCES = Object.freeze(["/v1/:path*", "/admin/v1/:path*", "/api/:path*", "/pay/:paymentId/state", "/logos/:path*", "/bench/:path*", "/_next/:path*"]);
+export const NON_PAGE_SOURCES = Object.freeze(["/v1/:path*", "/admin/v1/:path*", "/api/:path*", "/pay/:paymentId/state", "/logos/:path*", "/bench/:path*", "/_next/:path*", "/metrics", "/healthz", "/readyz"]);
 
 /**
  * A page's Content-Security-Policy. Scripts run only with this response's nonce (Next.js puts it

@@ -114,5 +114,5 @@ export async function announceEvent(
 }
 
 function publishEvent(tx: Tx, payment: PaymentRow, type: EventType): void {
-  publish(tx, { kind: "payment", type, paymentId: payment.id, status: payment.status, expiresAt: payment.expiresAt });
+  publish(tx, { kind: "payment", type, paymentId: payment.id, status: payment.status, coin: payment.selectedCoin, expiresAt: payment.expiresAt });
 }

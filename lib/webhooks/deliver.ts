@@ -1,6 +1,7 @@
 import type { Db } from "@/db/client";
 import { findBusiness } from "@/db/queries/businesses";
 import { claimDelivery, claimDueDeliveries, holdDelivery, recordAttempt } from "@/db/queries/webhooks";
+import { metrics } from "@/lib/metrics/registry.mjs";
 import { findEndpointsByIds, holdEndpointDeliveries, noteEndpointAttempt } from "@/db/queries/webhook-endpoints";
 import type { Business, WebhookDeliveryRow, WebhookEndpointRow } from "@/db/schema";
 import { DISABLE_AFTER_MS } from "./endpoint-schemas";
@@ -86,6 +87,7 @@ export async function attemptDelivery(
     { status, nextAttemptAt: next, lastAttemptAt: at, lastStatusCode: result.statusCode, url },
     scheduled,
   );
+  metrics().webhookAttempts.inc({ outcome: result.ok ? "succeeded" : status === "pending" ? "retrying" : "failed" });
   if (endpoint) await noteOutcome(db, endpoint.id, result.ok, at);
   return { delivery: updated, result };
 }

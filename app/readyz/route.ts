@@ -1,0 +1,8 @@
+import { readyz } from "@/lib/health/endpoints";
+import { otherMethods } from "@/lib/http/route";
+
+export const dynamic = "force-dynamic";
+
+export const GET = readyz;
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods(["GET"]);
