@@ -35,7 +35,7 @@ const envSchema = z.object({
     .url({ protocol: /^https?$/, error: "must be an http(s) URL such as https://pay.example.com" })
     .optional(),
   ADMIN_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
-  // Bearer token of /metrics; unset: /metrics answers 404 (docs/operations.md).
+  // Bearer token of /metrics; unset: /metrics answers 404 (docs/monitoring.md).
   METRICS_TOKEN: optionalString(z.string().trim().regex(/^[\x21-\x7e]{16,}$/, "must be at least 16 printable characters, no spaces")),
   API_KEY_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(100),

@@ -7,7 +7,7 @@ import { readiness } from "./readiness";
 import { scrape } from "./scrape";
 
 /*
- * The operator's endpoints outside the API (docs/operations.md): /healthz, /readyz and /metrics.
+ * The operator's endpoints outside the API (docs/monitoring.md): /healthz, /readyz and /metrics.
  * None is cached; none is a page (the proxy skips them, next.config.ts gives them the non-page
  * policy).
  */

@@ -1,4 +1,4 @@
-// The service's Prometheus metrics (docs/operations.md lists them). Plain JavaScript: the
+// The service's Prometheus metrics (docs/monitoring.md lists them). Plain JavaScript: the
 // production server (scripts/server.mjs) runs unbundled and records every request here, while
 // the route handlers, server actions and instrumentation are bundled apart by Next.js, each with
 // its own instance of every module. So the registry and each metric are made once per process

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { executeRows, getDb } from "@/db/client";
+import { ConfigError, loadConfig } from "@/lib/config";
 import { latestJournalEntry, readiness, readinessChecks } from "@/lib/health/readiness";
 import * as healthzRoute from "@/app/healthz/route";
 import * as readyzRoute from "@/app/readyz/route";
@@ -79,5 +80,16 @@ describe("/readyz", () => {
   it("reads the journal's latest migration, which a later build's journal would be ahead of", async () => {
     const { checks } = await readinessChecks(getDb, { tag: "9999_from_a_newer_build", when: latestJournalEntry().when + 1 });
     expect(checks.migrations.problem).toBe("migration 9999_from_a_newer_build is not applied");
+  });
+});
+
+describe("METRICS_TOKEN", () => {
+  it("is read, and refused when short or spaced", () => {
+    const env = { ...process.env, METRICS_TOKEN: undefined };
+    expect(loadConfig(env).metricsToken).toBeUndefined();
+    expect(loadConfig({ ...env, METRICS_TOKEN: "" }).metricsToken).toBeUndefined();
+    expect(loadConfig({ ...env, METRICS_TOKEN: "prometheus-scrape-0123" }).metricsToken).toBe("prometheus-scrape-0123");
+    expect(() => loadConfig({ ...env, METRICS_TOKEN: "short" })).toThrow(ConfigError);
+    expect(() => loadConfig({ ...env, METRICS_TOKEN: "has a space in it, sadly" })).toThrow(/METRICS_TOKEN: must be at least 16 printable characters/);
   });
 });
