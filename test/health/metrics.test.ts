@@ -5,6 +5,7 @@ import parsePrometheusTextFormat, { type MetricFamily } from "parse-prometheus-t
 import { getDb } from "@/db/client";
 import { config } from "@/lib/config";
 import { scrape } from "@/lib/health/scrape";
+import { metrics } from "@/lib/metrics/registry.mjs";
 import { ROUTE_PATTERNS, methodOf, routeOf } from "@/lib/metrics/routes.mjs";
 import * as metricsRoute from "@/app/metrics/route";
 import { adminToken, createPayment, expectProblem, json, request } from "../helpers";
@@ -64,6 +65,8 @@ describe("/metrics", () => {
     expect(byName.get("cryptopay_webhook_deliveries_pending")?.type).toBe("GAUGE");
     expect(value(families, "cryptopay_ready")).toBe(1);
     expect(value(families, "cryptopay_db_pool_max_connections")).toBe(1);
+    // The scrape's own statement is one active connection.
+    expect(value(families, "cryptopay_db_connections", { state: "active" })).toBeGreaterThanOrEqual(1);
     // Every one of ours is named with the prefix and a unit or _total where it counts.
     for (const f of families.filter((f) => f.name.startsWith("cryptopay_"))) {
       if (f.type === "COUNTER") expect(f.name).toMatch(/_total$/);
@@ -72,6 +75,20 @@ describe("/metrics", () => {
     // The chains the tests configure (at an address where nothing listens) are reported, not healthy.
     expect(byName.get("cryptopay_chain_healthy")?.metrics.map((m) => m.labels?.chain).sort()).toEqual(["BITCOIN", "BITCOIN_CASH", "ETHEREUM", "LITECOIN", "TRON"]);
     expect(value(families, "cryptopay_chain_healthy", { chain: "LITECOIN" })).toBe(0);
+  });
+
+  it("round-trips: the parsed text holds every series of ours the registry holds, with its labels and value", async () => {
+    await createPayment(await businessWithWebhook());
+    const families = await scraped();
+    const held = (await metrics().registry.getMetricsAsJSON()).filter((m) => m.name.startsWith("cryptopay_") && m.type !== "histogram");
+    expect(held.length).toBeGreaterThan(15);
+    for (const m of held) {
+      const parsed = families.find((f) => f.name === m.name);
+      expect(parsed?.type, m.name).toBe(m.type.toUpperCase());
+      const series = (parsed?.metrics ?? []).map((s) => ({ labels: s.labels ?? {}, value: Number(s.value) }));
+      const expected = m.values.map((v) => ({ labels: Object.fromEntries(Object.entries(v.labels).map(([k, l]) => [k, String(l)])), value: v.value }));
+      expect(series, m.name).toEqual(expected);
+    }
   });
 
   it("counts a payment created and its status changes, by coin, after they commit", async () => {
