@@ -146,8 +146,9 @@ describe("OpenAPI document", () => {
 
 const APP = path.resolve(import.meta.dirname, "../app");
 // Route files that are no API operation: the Inngest endpoint, the dashboard's sign-in endpoints (Better Auth), the benchmark's no-op route and
-// the checkout page's own polling endpoint, and the checkout's logos (images at the Business's `logoUrl`). Catch-all routes (`[[...path]]`) only answer 404.
-const NOT_API = ["api/inngest", "api/auth/[...all]", "bench/noop", "pay/[paymentId]/state", "logos/[sha256]"];
+// the checkout page's own polling endpoint, the checkout's logos (images at the Business's `logoUrl`), and the operator's health checks and
+// metrics (docs/monitoring.md). Catch-all routes (`[[...path]]`) only answer 404.
+const NOT_API = ["api/inngest", "api/auth/[...all]", "bench/noop", "pay/[paymentId]/state", "logos/[sha256]", "healthz", "readyz", "metrics"];
 const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
 
 function routeDirs(dir = APP): string[] {
