@@ -80,11 +80,11 @@ describe("/metrics", () => {
   it("round-trips: the parsed text holds every series of ours the registry holds, with its labels and value", async () => {
     await createPayment(await businessWithWebhook());
     const families = await scraped();
-    const held = (await metrics().registry.getMetricsAsJSON()).filter((m) => m.name.startsWith("cryptopay_") && m.type !== "histogram");
+    const held = (await metrics().registry.getMetricsAsJSON()).filter((m) => m.name.startsWith("cryptopay_") && String(m.type) !== "histogram");
     expect(held.length).toBeGreaterThan(15);
     for (const m of held) {
       const parsed = families.find((f) => f.name === m.name);
-      expect(parsed?.type, m.name).toBe(m.type.toUpperCase());
+      expect(parsed?.type, m.name).toBe(String(m.type).toUpperCase());
       const series = (parsed?.metrics ?? []).map((s) => ({ labels: s.labels ?? {}, value: Number(s.value) }));
       const expected = m.values.map((v) => ({ labels: Object.fromEntries(Object.entries(v.labels).map(([k, l]) => [k, String(l)])), value: v.value }));
       expect(series, m.name).toEqual(expected);
