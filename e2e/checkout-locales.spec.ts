@@ -56,7 +56,7 @@ async function paymentsInEachState(request: APIRequestContext) {
 /** A browser whose language is `acceptLanguage`, as a phone or a desktop. */
 async function browserIn(browser: Browser, acceptLanguage: string, phone = false) {
   return browser.newContext({
-    locale: acceptLanguage,
+    locale: acceptLanguage.split(",")[0],
     extraHTTPHeaders: { "accept-language": acceptLanguage },
     ...(phone ? { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}),
   });

@@ -23,6 +23,11 @@ function QuotedAt({ charge }: { charge: Charge }) {
   );
 }
 
+/** A coin amount or rate kept in its own left-to-right order inside a right-to-left page ("0.02 BTC", not "BTC 0.02"). */
+function Ltr({ children }: { children: string }) {
+  return <bdi dir="ltr">{children}</bdi>;
+}
+
 /** The details panel: total, coin, locked rate, and what was paid and is due once something arrived. */
 export function PaymentSummary({ view }: { view: CheckoutView }) {
   const t = useTranslations("checkout.summary");
@@ -33,18 +38,20 @@ export function PaymentSummary({ view }: { view: CheckoutView }) {
   const rows: [string, ReactNode, string?][] = [
     [t("total"), formatFiat(view.amount, view.currency, locale)],
     [t("payWith"), c.standard ? t("coinOn", coin) : t("coin", coin)],
-    [t("amount"), `${c.amount} ${c.symbol}`],
+    [t("amount"), <Ltr key="amount">{`${c.amount} ${c.symbol}`}</Ltr>],
     [
       t("rate"),
       <>
-        <span data-testid="exchange-rate">{rateLine(c.symbol, c.exchangeRate, view.currency, locale)}</span>
+        <span dir="ltr" className="inline-block" data-testid="exchange-rate">
+          {rateLine(c.symbol, c.exchangeRate, view.currency, locale)}
+        </span>
         <QuotedAt charge={c} />
       </>,
     ],
   ];
   if (c.paid !== "0") {
-    rows.push([t("received"), `${c.paid} ${c.symbol}`]);
-    if (c.due !== "0" && view.status !== "COMPLETED") rows.push([t("due"), `${c.due} ${c.symbol}`, "amount-due"]);
+    rows.push([t("received"), <Ltr key="paid">{`${c.paid} ${c.symbol}`}</Ltr>]);
+    if (c.due !== "0" && view.status !== "COMPLETED") rows.push([t("due"), <Ltr key="due">{`${c.due} ${c.symbol}`}</Ltr>, "amount-due"]);
   }
   return (
     <dl className="divide-y divide-slate-100 rounded-xl text-sm ring-1 ring-slate-200">
