@@ -6,6 +6,7 @@ import { tronServerEnv } from "./e2e/tron-node";
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 export const E2E_ADMIN_TOKEN = "adm_e2e_token_for_playwright_only";
+export const E2E_METRICS_TOKEN = "metrics_e2e_token_for_playwright_only";
 /** The regtest litecoind the server follows (started by e2e/global-setup.ts), or null without litecoind. */
 const litecoin = e2eLitecoinNode();
 
@@ -64,6 +65,7 @@ export default defineConfig({
       PORT: String(PORT),
       PUBLIC_BASE_URL: `http://localhost:${PORT}`,
       ADMIN_TOKEN: E2E_ADMIN_TOKEN,
+      METRICS_TOKEN: E2E_METRICS_TOKEN,
       // Live businesses' webhooks may go to the tests' receivers on 127.0.0.1 over http.
       WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
       // Every spec signs in from 127.0.0.1: the per-address limit (5 a minute; tested in test/accounts) would refuse the run.
