@@ -50,7 +50,7 @@ test("a German customer's receipt reaches the SMTP server in German, renders wit
     ]);
     const receipt = toCustomer()[1].mail;
     const hash = record.platformCryptoCharge.transaction.id as string;
-    expect(receipt.from?.text).toBe("E2E Payments <receipts@pay.e2e.test>");
+    expect(receipt.from?.value).toEqual([{ name: "E2E Payments", address: "receipts@pay.e2e.test" }]);
     expect(receipt.text).toContain(`Zahlungsreferenz: ${p.id}`);
     expect(receipt.text).toContain(`https://mempool.space/tx/${hash}`);
     expect(receipt.text).toMatch(/Betrag: 24,50\s€/);
