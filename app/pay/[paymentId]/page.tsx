@@ -3,7 +3,7 @@ import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { notFound } from "next/navigation";
 import { NextIntlClientProvider } from "next-intl";
-import { getLocale, getTranslations } from "next-intl/server";
+import { getLocale, getMessages, getTranslations } from "next-intl/server";
 import { CancelPayment } from "@/components/checkout/cancel-payment";
 import { CheckoutBody } from "@/components/checkout/checkout-body";
 import { CheckoutHeader } from "@/components/checkout/checkout-header";
@@ -61,10 +61,12 @@ export default async function CheckoutPage({ params }: Props) {
   const serverNow = new Date().getTime();
   const c = view.charge;
   const t = await getTranslations("checkout.page");
+  // The browser gets the checkout's messages only (not the e-mails').
+  const { checkout } = await getMessages();
 
   return (
     // The client components (countdown, copy buttons, forms) get the locale and the checkout's messages.
-    <NextIntlClientProvider>
+    <NextIntlClientProvider messages={{ checkout }}>
     <main className="px-4 py-6 sm:py-12" style={accentStyle(view.merchant.accentColor)}>
       <div className="mx-auto w-full max-w-md space-y-5">
         <article className="overflow-hidden rounded-2xl border-t-4 border-brand bg-white shadow-sm ring-1 ring-slate-200" aria-label={t("label")}>
