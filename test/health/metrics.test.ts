@@ -64,7 +64,9 @@ describe("/metrics", () => {
     expect(byName.get("cryptopay_http_request_duration_seconds")?.type).toBe("HISTOGRAM");
     expect(byName.get("cryptopay_webhook_deliveries_pending")?.type).toBe("GAUGE");
     expect(value(families, "cryptopay_ready")).toBe(1);
-    expect(value(families, "cryptopay_db_pool_max_connections")).toBe(1);
+    // PGlite's one connection; on PostgreSQL (DATABASE_URL) the main and the list pools, one or more each.
+    if (process.env.DATABASE_URL) expect(value(families, "cryptopay_db_pool_max_connections")).toBeGreaterThanOrEqual(2);
+    else expect(value(families, "cryptopay_db_pool_max_connections")).toBe(1);
     // The scrape's own statement is one active connection.
     expect(value(families, "cryptopay_db_connections", { state: "active" })).toBeGreaterThanOrEqual(1);
     // Every one of ours is named with the prefix and a unit or _total where it counts.
@@ -72,9 +74,11 @@ describe("/metrics", () => {
       if (f.type === "COUNTER") expect(f.name).toMatch(/_total$/);
       expect(f.help.length).toBeGreaterThan(10);
     }
-    // The chains the tests configure (at an address where nothing listens) are reported, not healthy.
+    // The chains the tests configure (at an address where nothing listens) are reported, not healthy
+    // in a database of this file's own; a shared PostgreSQL holds the cursors other files' nodes moved.
     expect(byName.get("cryptopay_chain_healthy")?.metrics.map((m) => m.labels?.chain).sort()).toEqual(["BITCOIN", "BITCOIN_CASH", "ETHEREUM", "LITECOIN", "TRON"]);
-    expect(value(families, "cryptopay_chain_healthy", { chain: "LITECOIN" })).toBe(0);
+    if (process.env.DATABASE_URL) expect([0, 1]).toContain(value(families, "cryptopay_chain_healthy", { chain: "LITECOIN" }));
+    else expect(value(families, "cryptopay_chain_healthy", { chain: "LITECOIN" })).toBe(0);
   });
 
   it("round-trips: the parsed text holds every series of ours the registry holds, with its labels and value", async () => {
