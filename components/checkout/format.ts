@@ -40,14 +40,14 @@ export function rateLine(symbol: string, rate: string, currency: string, locale:
 }
 
 /**
- * The time of day of an ISO instant in the locale's notation ("14:02:31", "2:02:31 PM"), in UTC
- * so the server-rendered text is the same for every visitor; the caller names the zone, and
- * the element's dateTime carries the full instant.
+ * The time of day of an ISO instant in the locale's digits and separators, on the 24-hour clock
+ * as UTC times are written ("14:02:31"), in UTC so the server-rendered text is the same for
+ * every visitor; the caller names the zone, and the element's dateTime carries the full instant.
  */
 export function formatUtcTime(iso: string, locale: string): string {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return iso;
-  return new Intl.DateTimeFormat(locale, { hour: "numeric", minute: "2-digit", second: "2-digit", timeZone: "UTC" }).format(d);
+  return new Intl.DateTimeFormat(locale, { hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23", timeZone: "UTC" }).format(d);
 }
 
 /** A countdown as "m:ss" or "h:mm:ss" in the locale's digits; never negative. */
