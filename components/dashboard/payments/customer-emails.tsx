@@ -1,6 +1,7 @@
 import type { CustomerEmailView } from "@/lib/emails/log";
 import { formatUtc } from "../format";
 import { card, h3 } from "./payment-overview";
+import { AttemptsTable } from "./attempts-table";
 import { ScrollRegion } from "./scroll-region";
 
 const KINDS: Record<CustomerEmailView["kind"], string> = {
@@ -50,31 +51,14 @@ export function CustomerEmails({ emails }: { emails: CustomerEmailView[] }) {
             {e.attempts.length ? (
               <div className="mt-2">
                 <ScrollRegion label={`Attempts of e-mail ${e.emailId}`}>
-                  <table className="min-w-full text-sm">
-                    <caption className="sr-only">Attempts of the {KINDS[e.kind]} e-mail</caption>
-                    <thead className="bg-slate-50 text-left text-slate-600">
-                      <tr>
-                        <th scope="col" className="px-3 py-1.5">Time (UTC)</th>
-                        <th scope="col" className="px-3 py-1.5">Result</th>
-                        <th scope="col" className="px-3 py-1.5 text-right">SMTP code</th>
-                        <th scope="col" className="px-3 py-1.5 text-right">Latency</th>
-                        <th scope="col" className="px-3 py-1.5">Server&apos;s answer or error</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {e.attempts.map((a, i) => (
-                        <tr key={i} className="border-t border-slate-100" data-testid="email-attempt">
-                          <td className="whitespace-nowrap px-3 py-1.5">{formatUtc(a.attemptedAt)}</td>
-                          <td className="px-3 py-1.5">{a.succeeded ? "Accepted" : "Failed"}</td>
-                          <td className="px-3 py-1.5 text-right tabular-nums">{a.smtpCode ?? "—"}</td>
-                          <td className="px-3 py-1.5 text-right tabular-nums">{a.latencyMs} ms</td>
-                          <td className="max-w-sm truncate px-3 py-1.5 font-mono text-xs" title={a.response ?? ""}>
-                            {a.response ?? ""}
-                          </td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
+                  <AttemptsTable
+                    caption={`Attempts of the ${KINDS[e.kind]} e-mail`}
+                    rows={e.attempts.map((a) => ({ attemptedAt: a.attemptedAt, succeeded: a.succeeded, code: a.smtpCode, latencyMs: a.latencyMs, answer: a.response }))}
+                    succeeded="Accepted"
+                    codeHeader="SMTP code"
+                    answerHeader="Server's answer or error"
+                    rowTestId="email-attempt"
+                  />
                 </ScrollRegion>
               </div>
             ) : null}

@@ -4,6 +4,7 @@ import { formatUtc } from "../format";
 import { deliveryStateName, eventName } from "../names";
 import { card, h3 } from "./payment-overview";
 import { RedeliverButton } from "./redeliver-button";
+import { AttemptsTable } from "./attempts-table";
 import { ScrollRegion } from "./scroll-region";
 
 type RedeliverAction = (prev: ActionResult<any> | null, form: FormData) => Promise<ActionResult<any>>;
@@ -53,31 +54,14 @@ export function WebhookDeliveries({ deliveries, total, canRedeliver, action }: {
             {d.attempts.length ? (
               <div className="mt-2">
                 <ScrollRegion label={`Attempts of delivery ${d.deliveryId}`}>
-                  <table className="min-w-full text-sm">
-                    <caption className="sr-only">Attempts of the {eventName(d.eventType).label} delivery</caption>
-                    <thead className="bg-slate-50 text-left text-slate-600">
-                      <tr>
-                        <th scope="col" className="px-3 py-1.5">Time (UTC)</th>
-                        <th scope="col" className="px-3 py-1.5">Result</th>
-                        <th scope="col" className="px-3 py-1.5 text-right">HTTP status</th>
-                        <th scope="col" className="px-3 py-1.5 text-right">Latency</th>
-                        <th scope="col" className="px-3 py-1.5">Error or answer</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {d.attempts.map((a, i) => (
-                        <tr key={i} className="border-t border-slate-100" data-testid="attempt">
-                          <td className="whitespace-nowrap px-3 py-1.5">{formatUtc(a.attemptedAt)}</td>
-                          <td className="px-3 py-1.5">{a.succeeded ? "Delivered" : "Failed"}</td>
-                          <td className="px-3 py-1.5 text-right tabular-nums">{a.statusCode ?? "—"}</td>
-                          <td className="px-3 py-1.5 text-right tabular-nums">{a.latencyMs} ms</td>
-                          <td className="max-w-sm truncate px-3 py-1.5 font-mono text-xs" title={a.error ?? a.responseBody ?? ""}>
-                            {a.error ?? a.responseBody ?? ""}
-                          </td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
+                  <AttemptsTable
+                    caption={`Attempts of the ${eventName(d.eventType).label} delivery`}
+                    rows={d.attempts.map((a) => ({ attemptedAt: a.attemptedAt, succeeded: a.succeeded, code: a.statusCode, latencyMs: a.latencyMs, answer: a.error ?? a.responseBody }))}
+                    succeeded="Delivered"
+                    codeHeader="HTTP status"
+                    answerHeader="Error or answer"
+                    rowTestId="attempt"
+                  />
                 </ScrollRegion>
               </div>
             ) : (
