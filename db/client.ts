@@ -73,10 +73,9 @@ function positiveInt(value: string | undefined, fallback: number): number {
  */
 async function open(): Promise<Omit<Handle, "ready">> {
   const cfg = databaseSettings();
-  const migrationsFolder = path.join(process.cwd(), "db", "migrations");
   const { default: postgres } = await import("postgres");
   const { drizzle } = await import("drizzle-orm/postgres-js");
-  const { migrate } = await import("drizzle-orm/postgres-js/migrator");
+  const { migrateUnderLock } = await import("./migrate");
   // Hot statements are prepared (db/prepared.ts) and may settle on a generic plan, the first
   // page of an unfiltered, one-status or time-range list among them; the other lists' statements
   // are sent unnamed with their values inline, so each is planned for its own values
@@ -86,6 +85,14 @@ async function open(): Promise<Omit<Handle, "ready">> {
   if (cfg.databaseUrl) {
     const { url, host } = postgresConnection(cfg.databaseUrl);
     const options = { ...common, ...(host ? { host } : {}) };
+    // Migrations first, on a connection of their own: the advisory lock they run under is a
+    // session's (db/migrate.ts), and the pools below spread statements over several sessions.
+    const migrator = postgres(url, { ...options, max: 1 });
+    try {
+      await migrateUnderLock(migrator);
+    } finally {
+      await migrator.end();
+    }
     const client = postgres(url, { ...options, max: poolSize() });
     // postgres.js connects on first use: no connection is opened for lists until one is asked for.
     const listClient = postgres(url, {
@@ -101,7 +108,6 @@ async function open(): Promise<Omit<Handle, "ready">> {
       connection: { plan_cache_mode: "force_generic_plan" },
     });
     const db = drizzle({ client, schema });
-    await migrate(db, { migrationsFolder });
     return {
       db: db as unknown as Db,
       listDb: drizzle({ client: listClient, schema }) as unknown as Db,
@@ -137,7 +143,7 @@ async function open(): Promise<Omit<Handle, "ready">> {
   };
   try {
     const db = drizzle({ client, schema });
-    await migrate(db, { migrationsFolder });
+    await migrateUnderLock(client);
     // PGlite runs no autovacuum of its own (db/maintenance.ts).
     const { startMaintenance } = await import("./maintenance");
     stopMaintenance = startMaintenance(client);

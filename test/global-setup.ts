@@ -1,7 +1,5 @@
-import path from "node:path";
 import postgres from "postgres";
-import { drizzle } from "drizzle-orm/postgres-js";
-import { migrate } from "drizzle-orm/postgres-js/migrator";
+import { migrateUnderLock } from "../db/migrate";
 
 /**
  * With DATABASE_URL (CI, and `npm test` on a machine with PostgreSQL) the suite runs against
@@ -14,7 +12,7 @@ export default async function setup() {
   const sql = postgres(url, { max: 1, onnotice: () => {} });
   try {
     await sql.unsafe("drop schema if exists public cascade; drop schema if exists drizzle cascade; create schema public;");
-    await migrate(drizzle({ client: sql }), { migrationsFolder: path.resolve(import.meta.dirname, "../db/migrations") });
+    await migrateUnderLock(sql);
   } finally {
     await sql.end();
   }
