@@ -29,6 +29,8 @@ Commands:
   chains [--json]                                     each chain's node, network, tip, cursor, lag, last tick and error
   rates [--json]                                      the exchange-rate source, each provider's last success and error, and
                                                       every coin's and currency's rate, providers, age and usability (why not)
+  doctor [--env-file FILE]                            checks the configuration, database, chain nodes, rate source,
+                                                      SMTP and the public URL from this machine; exit code 1 on a failure
   help                                                show this help
 
 Settings:
@@ -227,6 +229,8 @@ export function describeFailure(status: number, body: unknown): string {
 
 /** Runs one CLI invocation; resolves to the exit code (0 ok, 1 failed request, 2 usage). */
 export async function run(argv: string[], io: Io): Promise<number> {
+  // The doctor checks the service's own servers rather than calling the admin API (scripts/admin-doctor.ts).
+  if (argv[0] === "doctor") return (await import("./admin-doctor")).doctor(argv.slice(1), io);
   let req: ApiRequest | "help";
   try {
     req = buildRequest(argv);
