@@ -34,14 +34,14 @@ export async function checkDatabase(config: Config, env: Env, timeoutMs: number)
   }
 }
 
-function judge(checks: Readiness["checks"], where: string): CheckLine[] {
+function judge(checks: Readiness["checks"], where: string, via = ""): CheckLine[] {
   const { database, migrations } = checks;
   if (!database.ok) {
     const problem = database.problem ?? "did not answer";
-    return [fail("database", `${where}: ${problem}`, databaseFix(problem)), fail("migrations", "not checked: the database did not answer", "fix the database first")];
+    return [fail("database", `${where}: ${problem}${via}`, databaseFix(problem)), fail("migrations", "not checked: the database did not answer", "fix the database first")];
   }
   return [
-    ok("database", `${where} answers`),
+    ok("database", `${where} answers${via}`),
     migrations.ok
       ? ok("migrations", `every migration of this build is applied (latest ${migrations.latest})`)
       : fail(
@@ -81,5 +81,5 @@ async function embedded(env: Env, timeoutMs: number): Promise<CheckLine[]> {
       ),
     ];
   }
-  return judge(body.checks, `embedded (${dataDir}), asked through ${server}/readyz`);
+  return judge(body.checks, `embedded in ${dataDir}`, ` (as the service's ${server}/readyz says)`);
 }
