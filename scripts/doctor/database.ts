@@ -2,9 +2,10 @@ import { drizzle } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import type { Db } from "@/db/client";
 import { postgresConnection } from "@/db/postgres-url";
+import { latestAppliedMigration, ping } from "@/db/queries/operations";
 import { endpointOf } from "@/lib/chains/health";
 import type { Config } from "@/lib/config";
-import { latestJournalEntry, readinessChecks, type Readiness } from "@/lib/health/readiness";
+import { latestJournalEntry, type Readiness } from "@/lib/health/readiness";
 import { serverOf } from "../admin-cli";
 import { fail, ok, reasonOf, warn, withTimeout, type CheckLine } from "./lines";
 
@@ -27,30 +28,40 @@ export async function checkDatabase(config: Config, env: Env, timeoutMs: number)
     ...(host ? { host } : {}),
   });
   try {
-    const { checks } = await readinessChecks(async () => drizzle({ client }) as unknown as Db, latestJournalEntry(), timeoutMs);
-    return judge(checks, where);
+    const db = drizzle({ client }) as unknown as Db;
+    // The statements /readyz makes (lib/health/readiness.ts), asked here one by one: readiness keeps
+    // only the outer message ("Failed query: select 1"), and the reason an operator acts on is its cause's.
+    try {
+      await withTimeout(ping(db), timeoutMs);
+    } catch (e) {
+      const problem = reasonOf(e).text;
+      return [fail("database", `${where}: ${problem}`, databaseFix(problem)), fail("migrations", "not checked: the database did not answer", "fix the database first")];
+    }
+    const database = ok("database", `${where} answers`);
+    const journal = latestJournalEntry();
+    let applied: number | null;
+    try {
+      applied = await withTimeout(latestAppliedMigration(db), timeoutMs);
+    } catch (e) {
+      const problem = reasonOf(e).text;
+      // An empty database has no migrations table at all.
+      const detail = /does not exist/.test(problem) ? "none applied: the database is empty (no drizzle.__drizzle_migrations table)" : `the migrations table cannot be read: ${problem}`;
+      return [database, fail("migrations", detail, START_TO_MIGRATE)];
+    }
+    if (applied === null || applied < journal.when) return [database, fail("migrations", `${journal.tag} (this build's latest) is not applied`, START_TO_MIGRATE)];
+    if (applied > journal.when) {
+      return [
+        database,
+        warn("migrations", `the database carries migrations newer than this build's latest (${journal.tag})`, "a newer version migrated it: run that version here too (docs/deployment.md, upgrades)"),
+      ];
+    }
+    return [database, ok("migrations", `every migration of this build is applied (latest ${journal.tag})`)];
   } finally {
     await client.end({ timeout: 1 }).catch(() => {});
   }
 }
 
-function judge(checks: Readiness["checks"], where: string, via = ""): CheckLine[] {
-  const { database, migrations } = checks;
-  if (!database.ok) {
-    const problem = database.problem ?? "did not answer";
-    return [fail("database", `${where}: ${problem}${via}`, databaseFix(problem)), fail("migrations", "not checked: the database did not answer", "fix the database first")];
-  }
-  return [
-    ok("database", `${where} answers${via}`),
-    migrations.ok
-      ? ok("migrations", `every migration of this build is applied (latest ${migrations.latest})`)
-      : fail(
-          "migrations",
-          migrations.problem ?? `${migrations.latest} is not applied`,
-          "start the service of this version once: it applies its migrations on start-up (or is the database another version's?)",
-        ),
-  ];
-}
+const START_TO_MIGRATE = "start the service of this version once: it applies its migrations on start-up";
 
 function databaseFix(problem: string): string {
   if (/ECONNREFUSED/.test(problem)) return "nothing listens there: start PostgreSQL (systemctl start postgresql) or correct the host and port in DATABASE_URL";
@@ -82,4 +93,17 @@ async function embedded(env: Env, timeoutMs: number): Promise<CheckLine[]> {
     ];
   }
   return judge(body.checks, `embedded in ${dataDir}`, ` (as the service's ${server}/readyz says)`);
+}
+
+/** The service's own readiness checks as the doctor's lines. */
+function judge(checks: Readiness["checks"], where: string, via: string): CheckLine[] {
+  const { database, migrations } = checks;
+  if (!database.ok) {
+    const problem = database.problem ?? "did not answer";
+    return [fail("database", `${where}: ${problem}${via}`, "see the service's log (journalctl -u payments)"), fail("migrations", "not checked: the database did not answer", "fix the database first")];
+  }
+  return [
+    ok("database", `${where} answers${via}`),
+    migrations.ok ? ok("migrations", `every migration of this build is applied (latest ${migrations.latest})`) : fail("migrations", migrations.problem ?? `${migrations.latest} is not applied`, START_TO_MIGRATE),
+  ];
 }

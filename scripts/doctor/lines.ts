@@ -31,20 +31,19 @@ export function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
 }
 
 /**
- * The reason an attempt failed, in one line: the system's error code when there is one
- * (ECONNREFUSED, ENOTFOUND, a certificate's), found along the `cause` chain, since fetch says
- * only "fetch failed" and viem wraps its transport's error twice. Multi-line library messages
- * are cut to their first line.
+ * The reason an attempt failed, in one line: the innermost error's message and system code
+ * (ECONNREFUSED, ENOTFOUND, a certificate's) along the `cause` chain, since fetch says only
+ * "fetch failed", drizzle "Failed query: …" and viem wraps its transport's error twice.
+ * Multi-line library messages are cut to their first line.
  */
 export function reasonOf(e: unknown): { code: string | undefined; text: string } {
   let code: string | undefined;
   let text = "";
   for (let c: unknown = e, depth = 0; c && depth < 6; c = (c as { cause?: unknown }).cause, depth++) {
     const err = c as { code?: unknown; shortMessage?: unknown; message?: unknown };
-    if (!code && typeof err.code === "string" && /^[A-Z][A-Z0-9_]+$/.test(err.code)) code = err.code;
+    if (typeof err.code === "string" && /^[A-Z][A-Z0-9_]+$/.test(err.code)) code = err.code;
     const message = typeof err.shortMessage === "string" ? err.shortMessage : typeof err.message === "string" ? err.message : "";
-    // The innermost specific message says most ("connect ECONNREFUSED 127.0.0.1:9"), the outer "fetch failed" least.
-    if (message && (!text || /^(fetch failed|HTTP request failed\.?)$/i.test(text))) text = message.split("\n")[0].trim();
+    if (message.trim()) text = message.split("\n")[0].trim();
   }
   if (!text) text = String(e);
   if (code && !text.includes(code)) text = `${text} (${code})`;
