@@ -1,18 +1,19 @@
 import { COINS, COIN_NAMES, type CoinName } from "./coins";
 import { isErc20Coin, isTrc20Coin, TOKEN_CONTRACTS, TRC20_CONTRACTS, type Erc20Coin, type TokenCoin, type Trc20Coin } from "./token-contracts";
+import { isSplCoin, solanaClusterName, type SplCoin } from "./solana";
 
 /**
  * The chains a live business can be paid on: those with a real watcher (lib/chains).
- * Solana, Monero and TON have none, so only test businesses (the simulator) offer them.
+ * Monero and TON have none, so only test businesses (the simulator) offer them.
  */
-export const WATCHED_CHAINS = ["BITCOIN", "LITECOIN", "BITCOIN_CASH", "ETHEREUM", "TRON"] as const;
+export const WATCHED_CHAINS = ["BITCOIN", "LITECOIN", "BITCOIN_CASH", "ETHEREUM", "TRON", "SOLANA"] as const;
 export type WatchedChain = (typeof WATCHED_CHAINS)[number];
 
-/** The watched chain a coin is paid on: the Bitcoin-family coins their own, every Ethereum- or TRON-network coin its network. */
+/** The watched chain a coin is paid on: the Bitcoin-family coins their own, every Ethereum-, TRON- or Solana-network coin its network. */
 export function watchedChainOf(coin: CoinName): WatchedChain | null {
   if (coin === "BITCOIN" || coin === "LITECOIN" || coin === "BITCOIN_CASH") return coin;
   const network = COINS[coin].network;
-  return network === "ETHEREUM" || network === "TRON" ? network : null;
+  return network === "ETHEREUM" || network === "TRON" || network === "SOLANA" ? network : null;
 }
 
 /** Coins a live business may enable: those of a watched chain. */
@@ -39,6 +40,7 @@ export function defaultEnabledCoins(): CoinName[] {
 export function nativeCoinsOf(chain: WatchedChain): CoinName[] {
   if (chain === "ETHEREUM") return ["ETHEREUM", "CONTRACT_ERC20_ETH"];
   if (chain === "TRON") return ["TRON", "CONTRACT_TRC20_TRX"];
+  if (chain === "SOLANA") return ["SOLANA"];
   return [chain];
 }
 
@@ -83,15 +85,16 @@ export function trc20ContractsOn(chainId: number, configured: Partial<Record<Trc
   return contractsOn<Trc20Coin>(TRC20_CONTRACTS, chainId === TRON_MAINNET_CHAIN_ID, configured);
 }
 
-/** The coins a chain serves on its network: its native ones, and for ETHEREUM and TRON the tokens with a contract there. */
-export function coinsOfChain(chain: WatchedChain, tokens: Partial<Record<TokenCoin, string>> = {}): CoinName[] {
-  const isToken = chain === "ETHEREUM" ? isErc20Coin : chain === "TRON" ? isTrc20Coin : null;
+/** The coins a chain serves on its network: its native ones, and for ETHEREUM, TRON and SOLANA the tokens with a contract (a mint) there. */
+export function coinsOfChain(chain: WatchedChain, tokens: Partial<Record<TokenCoin | SplCoin, string>> = {}): CoinName[] {
+  const isToken = chain === "ETHEREUM" ? isErc20Coin : chain === "TRON" ? isTrc20Coin : chain === "SOLANA" ? isSplCoin : null;
   if (!isToken) return nativeCoinsOf(chain);
   return [...nativeCoinsOf(chain), ...COIN_NAMES.filter((c) => isToken(c) && tokens[c] !== undefined)];
 }
 
-/** A chain's network as people name it: TRON's by its chain id (mainnet, Nile, Shasta or private); null where the network's own word says it. */
+/** A chain's network as people name it: TRON's by its chain id (mainnet, Nile, Shasta or private), Solana's cluster (mainnet-beta, devnet, testnet or private); null where the network's own word says it. */
 export function networkNameOf(chain: WatchedChain, chainId: number | null): string | null {
+  if (chain === "SOLANA") return solanaClusterName(chainId);
   if (chain !== "TRON" || chainId === null) return null;
   return TRON_NETWORKS[chainId] ?? "private";
 }

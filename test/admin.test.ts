@@ -143,9 +143,9 @@ describe("POST /admin/v1/businesses", () => {
     expect(byDefault.enabledCoins).toEqual(DEFAULT_COINS);
     // Chains with no watcher are never offered live (docs/real-chains.md); every other coin can be enabled,
     // TRON's too (offered once TRON_RPC_URL's node is healthy).
-    const unwatched = ["MONERO", "TON", "SOLANA", "SOL_TETHER", "SOL_USD_COIN"];
+    const unwatched = ["MONERO", "TON"];
     const servable = SPEC_COINS.filter((c) => !unwatched.includes(c));
-    for (const coin of ["BITCOIN", "ETHEREUM", "ETH_TETHER", "CONTRACT_ERC20_USDC", "TRON", "TRX_TETHER", "CONTRACT_TRC20_USDT"]) {
+    for (const coin of ["BITCOIN", "ETHEREUM", "ETH_TETHER", "CONTRACT_ERC20_USDC", "TRON", "TRX_TETHER", "CONTRACT_TRC20_USDT", "SOLANA", "SOL_USD_COIN"]) {
       expect(servable).toContain(coin);
     }
     const data = await ok(

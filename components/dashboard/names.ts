@@ -114,6 +114,7 @@ const CHAINS: Record<WatchedChain, string> = {
   BITCOIN_CASH: "Bitcoin Cash",
   ETHEREUM: "Ethereum",
   TRON: "TRON",
+  SOLANA: "Solana",
 };
 
 /** A chain the service watches (lib/chains/health.ts). */

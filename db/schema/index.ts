@@ -9,3 +9,4 @@ export * from "./chain-cursors";
 export * from "./rates";
 export * from "./accounts";
 export * from "./emails";
+export * from "./solana";

@@ -4,10 +4,12 @@ import type { ChainDriver } from "./adapter";
 import { bitcoinDriver } from "./bitcoin/driver";
 import { evmDriver } from "./evm/driver";
 import { tronDriver } from "./tron/driver";
+import { solanaDriver } from "./solana/driver";
 
 /** The adapter of each watched chain's family (adapter.ts): a new family adds its folder and its line here. */
-export function driverFor(chain: WatchedChain, url: string, chains: Pick<Config["chains"], "tokenContracts" | "tron">): ChainDriver {
+export function driverFor(chain: WatchedChain, url: string, chains: Pick<Config["chains"], "tokenContracts" | "tron" | "solana">): ChainDriver {
   if (chain === "ETHEREUM") return evmDriver(url, chains.tokenContracts);
   if (chain === "TRON") return tronDriver(url, chains.tron);
+  if (chain === "SOLANA") return solanaDriver(url, chains.solana);
   return bitcoinDriver(chain, url);
 }

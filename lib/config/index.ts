@@ -4,10 +4,12 @@ import path from "node:path";
 import { z } from "zod";
 import { DATABASE_ENV } from "@/db/settings";
 import type { Erc20Coin, Trc20Coin } from "@/domain/token-contracts";
+import type { SplCoin } from "@/domain/solana";
 import type { WatchedChain } from "@/domain/watched-chains";
 import { FRAME_ANCESTORS_ENV } from "./frame-ancestors";
 import { MAIL_ENV, mailConfigOf, type MailConfig } from "./mail";
 import { RATES_ENV, ratesConfigOf, type RatesConfig } from "./rates";
+import { SOLANA_ENV } from "./solana";
 import { TOKEN_CONTRACTS_ENV } from "./token-contracts";
 import { TRUSTED_PROXIES_ENV, type TrustedProxy } from "./trusted-proxies";
 
@@ -62,6 +64,7 @@ const envSchema = z.object({
   // Sent as the TRON-PRO-API-KEY header (TronGrid's key); never logged.
   TRON_API_KEY: optionalString(z.string().trim().regex(/^[\x21-\x7e]{1,200}$/, "must be the provider's key: printable characters, no spaces")),
   ...TOKEN_CONTRACTS_ENV,
+  ...SOLANA_ENV,
   // Webhooks of both modes may go to private addresses and plain http (a merchant server on the service's own network).
   WEBHOOK_ALLOW_PRIVATE_TARGETS: optionalString(z.string().trim().refine((v) => devFlag(v) !== undefined, "must be 1, 0, true or false")),
   LATE_PAYMENT_WINDOW: optionalString(z.string().trim().regex(DURATION, "must be a duration such as 7d, 12h, 30m or 3600 (seconds)")).default("7d"),
@@ -134,6 +137,8 @@ export type Config = {
     tokenContracts: Partial<Record<Erc20Coin, string>>;
     /** TRON_TOKEN_CONTRACTS (the same for TRC-20 tokens) and TRON_API_KEY. */
     tron: { tokenContracts: Partial<Record<Trc20Coin, string>>; apiKey: string | undefined };
+    /** SOLANA_TOKEN_MINTS: mints replacing the built-in mainnet ones. */
+    solana: { tokenMints: Partial<Record<SplCoin, string>> };
     latePaymentWindowMs: number;
   };
   /**
@@ -243,11 +248,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             ["BITCOIN_CASH", e.BITCOIN_CASH_RPC_URL],
             ["ETHEREUM", e.ETHEREUM_RPC_URL],
             ["TRON", e.TRON_RPC_URL],
+            ["SOLANA", e.SOLANA_RPC_URL],
           ] as const
         ).filter(([, url]) => url !== undefined),
       ),
       tokenContracts: e.ETHEREUM_TOKEN_CONTRACTS,
       tron: { tokenContracts: e.TRON_TOKEN_CONTRACTS, apiKey: e.TRON_API_KEY },
+      solana: { tokenMints: e.SOLANA_TOKEN_MINTS },
       latePaymentWindowMs: durationMs(e.LATE_PAYMENT_WINDOW),
     },
     webhookPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS !== undefined && devFlag(e.WEBHOOK_ALLOW_PRIVATE_TARGETS) === true,

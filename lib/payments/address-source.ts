@@ -7,7 +7,7 @@ import { watchedChainOf, type WatchedChain } from "@/domain/watched-chains";
 
 type Source = Pick<Business, "mode" | "extendedPublicKeys">;
 
-const CHAIN_NAMES: Record<WatchedChain, string> = { BITCOIN: "Bitcoin", LITECOIN: "Litecoin", BITCOIN_CASH: "Bitcoin Cash", ETHEREUM: "Ethereum", TRON: "TRON" };
+const CHAIN_NAMES: Record<WatchedChain, string> = { BITCOIN: "Bitcoin", LITECOIN: "Litecoin", BITCOIN_CASH: "Bitcoin Cash", ETHEREUM: "Ethereum", TRON: "TRON", SOLANA: "Solana" };
 
 /**
  * Why a payment may not offer the coin (at creation, from configuration alone), or null when it

@@ -53,7 +53,7 @@ describe("a chain's health", () => {
 });
 
 describe("the coins of live businesses", () => {
-  it("are those of a watched chain: never Solana, Monero or TON", () => {
+  it("are those of a watched chain: never Monero or TON", () => {
     expect(watchedChainOf("ETH_TETHER")).toBe("ETHEREUM");
     expect(watchedChainOf("CONTRACT_ERC20_ETH")).toBe("ETHEREUM");
     expect(watchedChainOf("BITCOIN_CASH")).toBe("BITCOIN_CASH");
@@ -61,7 +61,11 @@ describe("the coins of live businesses", () => {
       expect(watchedChainOf(coin)).toBe("TRON");
       expect(LIVE_COINS).toContain(coin);
     }
-    for (const coin of ["SOLANA", "SOL_USD_COIN", "MONERO", "TON"] as const) {
+    for (const coin of ["SOLANA", "SOL_USD_COIN", "SOL_TETHER"] as const) {
+      expect(watchedChainOf(coin)).toBe("SOLANA");
+      expect(LIVE_COINS).toContain(coin);
+    }
+    for (const coin of ["MONERO", "TON"] as const) {
       expect(watchedChainOf(coin)).toBeNull();
       expect(LIVE_COINS).not.toContain(coin);
     }

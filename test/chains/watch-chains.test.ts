@@ -22,8 +22,8 @@ const run = litecoindInstalled() || process.env.CI === "true";
 describe("configuration of the chains' nodes", () => {
   it("reads each RPC URL and the late-payment window, and names a wrong one", () => {
     const cfg = loadConfig({ DATA_DIR: ":memory:", LITECOIN_RPC_URL: "http://u:p@127.0.0.1:9332/", LATE_PAYMENT_WINDOW: "12h" } as unknown as NodeJS.ProcessEnv);
-    expect(cfg.chains).toEqual({ rpcUrls: { LITECOIN: "http://u:p@127.0.0.1:9332/" }, tokenContracts: {}, tron: { tokenContracts: {}, apiKey: undefined }, latePaymentWindowMs: 12 * 3_600_000 });
-    expect(loadConfig({ DATA_DIR: ":memory:" } as unknown as NodeJS.ProcessEnv).chains).toEqual({ rpcUrls: {}, tokenContracts: {}, tron: { tokenContracts: {}, apiKey: undefined }, latePaymentWindowMs: 7 * 86_400_000 });
+    expect(cfg.chains).toEqual({ rpcUrls: { LITECOIN: "http://u:p@127.0.0.1:9332/" }, tokenContracts: {}, tron: { tokenContracts: {}, apiKey: undefined }, solana: { tokenMints: {} }, latePaymentWindowMs: 12 * 3_600_000 });
+    expect(loadConfig({ DATA_DIR: ":memory:" } as unknown as NodeJS.ProcessEnv).chains).toEqual({ rpcUrls: {}, tokenContracts: {}, tron: { tokenContracts: {}, apiKey: undefined }, solana: { tokenMints: {} }, latePaymentWindowMs: 7 * 86_400_000 });
     expect(() => loadConfig({ DATA_DIR: ":memory:", BITCOIN_RPC_URL: "tcp://x", LATE_PAYMENT_WINDOW: "a week" } as unknown as NodeJS.ProcessEnv)).toThrow(
       /BITCOIN_RPC_URL: must be an http\(s\) URL[\s\S]*LATE_PAYMENT_WINDOW: must be a duration/,
     );
@@ -41,7 +41,7 @@ describe.runIf(run)("the runner's chain job (Litecoin Core, regtest)", () => {
 
   it("follows each configured node at most every CHAIN_POLL_MS, and reports a node that fails without stopping the others", async () => {
     const db = await getDb();
-    const chains = { rpcUrls: { LITECOIN: node.url, BITCOIN_CASH: "http://u:p@127.0.0.1:9/" }, tokenContracts: {}, tron: { tokenContracts: {}, apiKey: undefined }, latePaymentWindowMs: 86_400_000 };
+    const chains = { rpcUrls: { LITECOIN: node.url, BITCOIN_CASH: "http://u:p@127.0.0.1:9/" }, tokenContracts: {}, tron: { tokenContracts: {}, apiKey: undefined }, solana: { tokenMints: {} }, latePaymentWindowMs: 86_400_000 };
     const t0 = new Date();
     const [bitcoin, litecoin] = (await followConfiguredChains(db, chains, reconcilePayment, t0)).sort((a, b) => a.chain.localeCompare(b.chain)); // BITCOIN_CASH, LITECOIN
     expect(litecoin).toMatchObject({ chain: "LITECOIN", net: "regtest", lastError: null, lastResult: { followed: true } });
@@ -89,7 +89,7 @@ describe.runIf(run)("the runner's chain job (Litecoin Core, regtest)", () => {
     expect(await node.rpc.call("validateaddress", [charge.address])).toMatchObject({ isvalid: true });
 
     const chains = (await json(await request("GET", "/admin/v1/chains", { key: adminToken() }))).data;
-    expect(chains.map((c: { chain: string }) => c.chain)).toEqual(["BITCOIN", "LITECOIN", "BITCOIN_CASH", "ETHEREUM", "TRON"]);
+    expect(chains.map((c: { chain: string }) => c.chain)).toEqual(["BITCOIN", "LITECOIN", "BITCOIN_CASH", "ETHEREUM", "TRON", "SOLANA"]);
     expect(chains.find((c: { chain: string }) => c.chain === "LITECOIN")).toMatchObject({
       state: "healthy",
       network: "regtest",
