@@ -5,13 +5,13 @@
  * Top level, an arrow pointing down only:
  *   app/ → components/, inngest/ (the Inngest route), lib/, db/, domain/
  *   components/ → lib/, db/ (types), domain/       inngest/ → lib/, db/, domain/
- *   lib/ → db/, domain/                             db/ → domain/          domain/ → nothing of ours
+ *   lib/ → db/, domain/                             db/ → domain/, lib/log/   domain/ → nothing of ours
  *
  * Inside lib/, each folder sits on a layer: it may import the folders of lower layers, never
  * one of its own layer or above.
  */
 const LIB_LAYERS = [
-  ["config"],
+  ["config", "log"],
   ["http", "metrics"],
   ["accounts", "events", "geo", "wallets"],
   ["chains", "emails", "rates", "webhooks"],
@@ -55,7 +55,9 @@ module.exports = {
       to: { circular: true },
     },
     forbid("domain-is-the-leaf", "^domain/", "^(db|lib|app|components|inngest|scripts)/", "domain/ is the vocabulary: it imports nothing of ours."),
-    forbid("db-below-lib", "^db/", "^(lib|app|components|inngest|scripts)/", "db/ imports only db/ and domain/."),
+    // The logger is the one floor db/ shares with lib/: it imports nothing of ours.
+    forbid("db-below-lib", "^db/", "^(lib/(?!log/)|app/|components/|inngest/|scripts/)", "db/ imports only db/, domain/ and the logger (lib/log/)."),
+    forbid("log-is-a-floor", "^lib/log/", "^(lib/(?!log/)|db/|domain/|app/|components/|inngest/|scripts/)", "lib/log/ is below db/: it imports nothing else of ours."),
     forbid("lib-below-app", "^lib/", "^(app|components|inngest|scripts)/", "lib/ holds the services: it imports nothing from app/, components/, inngest/ or scripts/."),
     forbid("components-below-app", "^components/", "^(app|inngest)/", "components/ render what app/ gives them."),
     forbid("inngest-below-app", "^inngest/", "^(app|components)/", "inngest/ functions call services."),

@@ -7,6 +7,7 @@ import type { Erc20Coin, Trc20Coin } from "@/domain/token-contracts";
 import type { SplCoin } from "@/domain/solana";
 import type { WatchedChain } from "@/domain/watched-chains";
 import { FRAME_ANCESTORS_ENV } from "./frame-ancestors";
+import { LOG_ENV } from "./logging";
 import { MAIL_ENV, mailConfigOf, type MailConfig } from "./mail";
 import { RATES_ENV, ratesConfigOf, type RatesConfig } from "./rates";
 import { SOLANA_ENV } from "./solana";
@@ -77,6 +78,7 @@ const envSchema = z.object({
   SIGN_IN_LOCKOUT_MINUTES: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(1).max(24 * 60).default(15)),
   ...TRUSTED_PROXIES_ENV,
   ...MAIL_ENV,
+  ...LOG_ENV,
 });
 
 
