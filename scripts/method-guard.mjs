@@ -15,6 +15,7 @@
  */
 import http from "node:http";
 import { RELAY_HEADER, ROUTE_METHODS, isApiTarget } from "../lib/http/methods.mjs";
+import { log } from "../lib/log/logger.mjs";
 
 const DISPATCHED = new Set(ROUTE_METHODS);
 /** A request line as RFC 9112 has it, of a method Node's parser rejects: token SP target SP version. */
@@ -88,7 +89,7 @@ export function methodGuard(handle, secret) {
   function dispatch(req, res) {
     Promise.resolve(handle(req, res)).catch((err) => {
       // What `next start` does with an error its handler lets through.
-      console.error(`Failed to handle request for ${req.url}`, err);
+      log.error({ err, path: req.url.split("?", 1)[0] }, "the request handler failed");
       if (!res.headersSent) res.statusCode = 500;
       res.end(res.headersSent ? undefined : "Internal Server Error");
     });

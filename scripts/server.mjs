@@ -6,7 +6,8 @@
  * (scripts/method-guard.mjs), and so that every request tells the app the address of the
  * connection it came on (lib/http/peer.mjs). Otherwise it does what `next start` does:
  * production mode, PORT (3000) on every interface, a graceful stop on SIGINT/SIGTERM
- * (scripts/graceful-stop.mjs).
+ * (scripts/graceful-stop.mjs). Every request gets an id (X-Request-Id, both ways) that every log
+ * line written while handling it carries, and one access line (lib/log, docs/monitoring.md).
  */
 import { randomBytes } from "node:crypto";
 import http from "node:http";
@@ -15,6 +16,8 @@ import { fileURLToPath } from "node:url";
 import { RELAY_SECRET_ENV } from "../lib/http/methods.mjs";
 import { PEER_SECRET_ENV, stampPeer } from "../lib/http/peer.mjs";
 import { hstsHeader } from "../lib/http/security-headers.mjs";
+import { inRequest, log, routeConsoleToLog } from "../lib/log/logger.mjs";
+import { REQUEST_ID_HEADER, requestIdOf } from "../lib/log/request-id.mjs";
 import { metrics } from "../lib/metrics/registry.mjs";
 import { methodOf, routeOf } from "../lib/metrics/routes.mjs";
 import { shutdownTimeoutOrExit, stopOnSignals } from "./graceful-stop.mjs";
@@ -36,6 +39,9 @@ const peerSecret = randomBytes(24).toString("base64url");
 process.env[PEER_SECRET_ENV] = peerSecret;
 // `next start` names its process so; scripts and docs find the server by it (`pgrep -a next-server`).
 process.title = "next-server (scripts/server.mjs)";
+// From here every line the process writes, Next.js's and the libraries' console output too, is a
+// redacted log line of LOG_FORMAT (JSON by default here, as NODE_ENV is production).
+routeConsoleToLog();
 
 const { default: next } = await import("next");
 const server = http.createServer();
@@ -51,24 +57,32 @@ const guard = methodGuard(app.getRequestHandler(), secret);
 // registry on globalThis (lib/metrics/registry.mjs) and /metrics shows these.
 const { httpRequestDuration } = metrics();
 const STARTED = Symbol("request start");
+const ID = Symbol("request id");
 function observe() {
   const req = this.req;
   const path = req.url.split("?", 1)[0];
   const labels = { method: methodOf(req.method), route: routeOf(path), status: String(this.statusCode) };
-  httpRequestDuration.observe(labels, (performance.now() - req[STARTED]) / 1000);
+  const seconds = (performance.now() - req[STARTED]) / 1000;
+  httpRequestDuration.observe(labels, seconds);
+  // The query is left out: it is the client's, and may carry what a log must not.
+  log.info({ requestId: req[ID], method: req.method, route: labels.route, path, status: this.statusCode, durationMs: Math.round(seconds * 1e4) / 10 }, "request");
 }
 server.on("request", (req, res) => {
   req[STARTED] = performance.now();
+  const requestId = requestIdOf(req.headers[REQUEST_ID_HEADER]);
+  req[ID] = requestId;
+  res.setHeader("X-Request-Id", requestId);
   res.on("close", observe);
   stampPeer(req, peerSecret);
-  guard.request(req, res);
+  // Everything the handler does, in whichever bundle, runs in this request's context (lib/log/logger.mjs).
+  inRequest(requestId, () => guard.request(req, res));
 });
 server.on("connect", guard.connect);
 server.on("clientError", guard.clientError);
 server.on("error", (err) => {
-  console.error(`Could not start the server on port ${port}:`, err.message);
+  log.fatal({ port, err }, `could not start the server on port ${port}: ${err.message}`);
   process.exit(1);
 });
-server.listen(port, () => console.log(`✓ Ready on http://localhost:${port}`));
+server.listen(port, () => log.info({ port }, `ready on http://localhost:${port}`));
 
 stopOnSignals({ server, app, timeoutMs: shutdownMs });
