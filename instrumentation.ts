@@ -3,11 +3,15 @@ export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { config } = await import("@/lib/config");
   const { describeRateSource } = await import("@/lib/config/rates");
+  const { addSecrets, log } = await import("@/lib/log/logger.mjs");
   try {
-    console.log(describeRateSource(config().rates));
+    const cfg = config();
+    // Those an embedded start generated (DATA_DIR/secrets.json) are in no environment variable.
+    addSecrets([cfg.adminToken, cfg.metricsToken, new TextDecoder().decode(cfg.apiKeySecret)]);
+    log.info({ component: "rates" }, describeRateSource(cfg.rates));
   } catch (e) {
     // The server must not run half-configured: print the list of problems and stop.
-    console.error(e instanceof Error ? e.message : e);
+    log.fatal({ component: "config" }, e instanceof Error ? e.message : String(e));
     const proc = (globalThis as { process?: { exit(code: number): never } }).process;
     proc?.exit(1);
   }

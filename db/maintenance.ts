@@ -1,4 +1,5 @@
 import type { Sql } from "postgres";
+import { log } from "@/lib/log/logger.mjs";
 
 /*
  * VACUUM and ANALYZE for the embedded database. PGlite is PostgreSQL's single-user backend: no
@@ -50,7 +51,8 @@ export async function maintain(sql: Sql): Promise<string[]> {
     // The simple protocol: VACUUM refuses to run inside a transaction block.
     await sql.unsafe(statement).simple();
     ran.push(statement);
-    console.log(`embedded database: ${statement} took ${Math.round(performance.now() - started)} ms`);
+    const durationMs = Math.round(performance.now() - started);
+    log.info({ component: "database", statement, durationMs }, `embedded database: ${statement} took ${durationMs} ms`);
   }
   return ran;
 }
@@ -67,7 +69,7 @@ export function startMaintenance(sql: Sql, intervalMs = 60_000): () => Promise<v
     if (running) return;
     running = true;
     round = maintain(sql)
-      .catch((err) => console.error("embedded database: maintenance failed", err))
+      .catch((err) => log.error({ component: "database", err }, "embedded database: maintenance failed"))
       .finally(() => (running = false));
   }, intervalMs);
   timer.unref();

@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
+import { log } from "@/lib/log/logger.mjs";
 
 export type EmbeddedDatabase = {
   /** The Unix socket postgres.js connects to (in a directory only this user can enter). */
@@ -67,7 +68,7 @@ export async function startEmbeddedDatabase(dataDir: string | undefined): Promis
     worker.once("exit", (code) => {
       process.off("exit", removeDir);
       removeDir();
-      if (!closing) console.error(`embedded database: its thread stopped (exit code ${code})`);
+      if (!closing) log.error({ component: "database", exitCode: code }, `embedded database: its thread stopped (exit code ${code})`);
       resolve();
     });
   });
@@ -90,7 +91,7 @@ export async function startEmbeddedDatabase(dataDir: string | undefined): Promis
     await worker.terminate();
     throw err;
   });
-  worker.on("error", (err) => console.error("embedded database: its thread failed", err));
+  worker.on("error", (err) => log.error({ component: "database", err }, "embedded database: its thread failed"));
 
   return {
     socketPath,

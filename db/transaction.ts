@@ -1,5 +1,6 @@
 import { PgTransaction } from "drizzle-orm/pg-core";
 import type { Db, Tx } from "./client";
+import { log } from "@/lib/log/logger.mjs";
 
 /** Work that must follow a commit: sending an event about a row, waking a worker. */
 export type AfterCommit = () => unknown;
@@ -48,8 +49,8 @@ export function isTransaction(tx: Tx | Db): boolean {
 function runSafely(fn: AfterCommit): void {
   try {
     const r = fn();
-    if (r instanceof Promise) r.catch((e: unknown) => console.error("[after-commit] failed", e));
+    if (r instanceof Promise) r.catch((e: unknown) => log.error({ component: "after-commit", err: e }, "work after a commit failed"));
   } catch (e) {
-    console.error("[after-commit] failed", e);
+    log.error({ component: "after-commit", err: e }, "work after a commit failed");
   }
 }

@@ -6,6 +6,7 @@ import { touchApiKeyUse } from "@/db/queries/api-key-use";
 import type { ApiKeyRow } from "@/db/schema";
 import { config } from "@/lib/config";
 import { ApiError } from "@/lib/http/errors";
+import { log } from "@/lib/log/logger.mjs";
 
 const ISSUER = "cryptopay";
 const ALG = "HS256";
@@ -119,6 +120,6 @@ export async function noteKeyUse(db: Db, keyId: string, at = new Date()): Promis
     await touchApiKeyUse(db, keyId, at, KEY_USE_INTERVAL_MS);
   } catch (e) {
     useNoted.delete(keyId);
-    console.error("[api-keys] could not record a key's use", e);
+    log.error({ component: "api-keys", keyId, err: e }, "could not record a key's use");
   }
 }

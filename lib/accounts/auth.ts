@@ -7,6 +7,7 @@ import { twoFactor } from "better-auth/plugins/two-factor";
 import { getDb, type Db } from "@/db/client";
 import { accounts, authRateLimits, sessions, twoFactors, users, verifications } from "@/db/schema/accounts";
 import { config, type Config } from "@/lib/config";
+import { log } from "@/lib/log/logger.mjs";
 import { UserFieldsSchema } from "./schemas";
 import { signInLockoutHooks } from "./sign-in-lockout";
 
@@ -86,6 +87,9 @@ export function createAuth(db: Db, cfg: Config = config()) {
       ipAddress: { ipAddressHeaders: ["x-forwarded-for"] },
     },
     telemetry: { enabled: false },
+    // Better Auth's own lines (why a sign-in failed, a refused origin) go through the service's
+    // logger, redacted like every other; LOG_LEVEL decides which are written.
+    logger: { level: "debug", log: (level, message, ...args) => log[level]({ component: "auth", ...(args.length ? { details: args } : {}) }, message) },
     hooks: signInLockoutHooks(db, cfg),
     databaseHooks: { user: { create: { before: checkUserFields }, update: { before: checkUserFields } } },
     plugins: [twoFactor({ issuer: "cryptopay" }), nextCookies()],

@@ -7,6 +7,7 @@ import { config } from "@/lib/config";
 import { ApiError } from "@/lib/http/errors";
 import { parseWith } from "@/lib/http/parse";
 import { takeToken } from "@/lib/http/rate-limit";
+import { log } from "@/lib/log/logger.mjs";
 import { problemResponse } from "@/lib/http/respond";
 import type { businessIdParam, Handler } from "@/lib/http/route";
 import { assertKeyRowActive, bearerToken, noteKeyUse, verifyApiKeyToken, type ApiKeyClaims } from "./api-keys";
@@ -40,6 +41,7 @@ export function withApiKey<S extends z.ZodObject<{ businessId: typeof businessId
       if (!allowed) {
         throw new ApiError("forbidden", 403, `This API key has no permission for business ${params.businessId}.`);
       }
+      log.debug({ keyId: key.keyId, businessId: business.id }, "API key accepted");
       return await handler({ req, params, db, business, key });
     } catch (e) {
       return problemResponse(req, e);

@@ -7,6 +7,7 @@ import { getAuth } from "./auth";
 import { ApiError, plainFieldErrors } from "@/lib/http/errors";
 import { authorize } from "./authorize";
 import type { Permission } from "./roles";
+import { log } from "@/lib/log/logger.mjs";
 
 export type DashboardUser = { id: string; email: string; name: string; twoFactorEnabled: boolean };
 
@@ -60,7 +61,7 @@ export async function asUser<T>(work: (user: DashboardUser) => Promise<T>): Prom
     return { ok: true, data: await work(user) };
   } catch (e) {
     if (e instanceof ApiError) return { ok: false, error: e.detail, fieldErrors: plainFieldErrors(e.fieldErrors), status: e.status };
-    console.error("[dashboard] action failed", e);
+    log.error({ component: "dashboard", userId: user.id, err: e }, "a dashboard action failed");
     return { ok: false, error: "Something went wrong on our side. Please try again.", status: 500 };
   }
 }

@@ -4,6 +4,7 @@ import type { Db } from "@/db/client";
 import { clearFailures, lockedUntil, recordFailure } from "@/db/queries/sign-in-lockouts";
 import type { Config } from "@/lib/config";
 import { LOCKED_CODE } from "./lockout-code";
+import { log } from "@/lib/log/logger.mjs";
 
 /*
  * Per-account lockout, beside Better Auth's per-address rate limit (which a spread-out guesser
@@ -89,7 +90,7 @@ export function signInLockoutHooks(db: Db, cfg: Pick<Config, "signInLockout">) {
       if (!email) return;
       if (!isAPIError(returned)) return void (await clearFailures(db, email));
       const until = await recordFailure(db, email, new Date(), cfg.signInLockout.failures, windowMs);
-      if (until) console.warn(`[auth] sign-in for an email address locked until ${until.toISOString()} after ${cfg.signInLockout.failures} failures`);
+      if (until) log.warn({ component: "auth", lockedUntil: until.toISOString(), failures: cfg.signInLockout.failures }, "sign-in for an email address is locked after repeated wrong passwords");
     }),
   };
 }

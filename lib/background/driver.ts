@@ -3,6 +3,7 @@ import { config, type Config } from "@/lib/config";
 import { subscribe, type Listener, type Notice } from "@/lib/events/bus";
 import type { PaymentStatus } from "@/domain/statuses";
 import { TRANSITIONS } from "@/domain/transitions";
+import { log } from "@/lib/log/logger.mjs";
 
 /*
  * The background driver (design §2), decided from configuration:
@@ -169,7 +170,7 @@ export async function startBackground(getDb: () => Promise<Db>, cfg: Pick<Config
   if (driver === "inngest") {
     const sender = createEventSender({ send: async (events) => (await import("./inngest-client")).inngest.send(events) });
     processWide[STARTED] = { driver, sender, unsubscribe: subscribe(sender.listener) };
-    console.info("[background] Inngest drives background work; functions are served at /api/inngest");
+    log.info({ component: "background", driver }, "Inngest drives background work; functions are served at /api/inngest");
     return driver;
   }
   const started: Started = { driver, unsubscribe: () => {} };

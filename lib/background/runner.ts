@@ -6,6 +6,7 @@ import { followConfiguredChains } from "@/lib/chains/follow";
 import { reconcilePayment } from "@/lib/payments/reconcile";
 import { config } from "@/lib/config";
 import { DUE_CHECK_MS, refreshRates } from "@/lib/rates/refresh";
+import { log } from "@/lib/log/logger.mjs";
 
 /**
  * One pass of background work: idempotent service functions that claim what is due. `stopping`
@@ -73,7 +74,7 @@ export function startEmbeddedRunner(
           const result = await job.run(db, startedAt, stopping.signal);
           observe?.({ job: job.name, startedAt, endedAt: new Date(), result });
         } catch (e) {
-          console.error(`[runner] ${job.name} failed`, e);
+          log.error({ component: "runner", job: job.name, err: e }, `${job.name} failed`);
         } finally {
           running.delete(job.name);
         }
@@ -82,7 +83,7 @@ export function startEmbeddedRunner(
   };
   g.__paymentsRunner = setInterval(() => {
     const t = tick()
-      .catch((e) => console.error("[runner] the database could not be opened", e))
+      .catch((e) => log.error({ component: "runner", err: e }, "the database could not be opened"))
       .finally(() => ticks.delete(t));
     ticks.add(t);
   }, intervalMs);

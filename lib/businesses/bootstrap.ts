@@ -11,7 +11,8 @@ export const FIRST_RUN_EMAIL = "owner@example.com";
  * Quick start (design §4): on an empty embedded database, create a test-mode business and its
  * owner's dashboard login, and print the business id, API key, webhook secret, the login and
  * the admin token, so the next command can create a payment and a browser can sign in.
- * Production never does this.
+ * Production never does this. The one text the process writes past the logger: it is for the
+ * operator's eyes and must show the secrets the logger would redact.
  */
 export async function bootstrapFirstRun(db: Db): Promise<void> {
   const cfg = config();
@@ -19,7 +20,7 @@ export async function bootstrapFirstRun(db: Db): Promise<void> {
   const b = await createBusiness(db, { name: "My test business", mode: "test" });
   const owner = await createUser(db, { email: FIRST_RUN_EMAIL, name: "Owner", businessId: b.businessId, role: "owner" });
   const base = cfg.publicBaseUrl;
-  console.log(
+  process.stdout.write(
     [
       "",
       "┌─ First run: a test-mode business was created ─────────────────────────",
@@ -35,6 +36,6 @@ export async function bootstrapFirstRun(db: Db): Promise<void> {
       `│     -H "Content-Type: application/json" -d '{"currency":"USD","amount":25}'`,
       "└────────────────────────────────────────────────────────────────────────",
       "",
-    ].join("\n"),
+    ].join("\n") + "\n",
   );
 }

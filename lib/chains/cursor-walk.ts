@@ -7,6 +7,7 @@ import { isTerminal } from "@/domain/transitions";
 import type { CoinName } from "@/domain/coins";
 import type { ChainNet } from "@/lib/wallets/derive";
 import { Drops } from "./drops";
+import { log } from "@/lib/log/logger.mjs";
 
 /**
  * What every chain's follower shares, whatever the family: the lease, the cursor and its last
@@ -144,7 +145,7 @@ export class CursorWalk {
   async advance(height: number, hash: string): Promise<boolean> {
     // A long catch-up (after downtime) says how far it has got, so the operator sees it move.
     if (this.tip - this.from >= PROGRESS_EVERY && (height - this.from + 1) % PROGRESS_EVERY === 0) {
-      console.info(`[watcher ${this.chain.label}] catching up: block ${height} of ${this.tip} (${this.tip - height} to go)`);
+      log.info({ component: "watcher", chain: this.chain.label, height, tip: this.tip }, `catching up: block ${height} of ${this.tip} (${this.tip - height} to go)`);
     }
     // Decided before the cursor passes the block: a tick cut short after it leaves no payment undecided.
     await this.decide();
@@ -238,7 +239,7 @@ export class CursorWalk {
     // Deeper than the remembered blocks: from below the oldest of them, as the node has it now.
     const height = fork?.height ?? recent[0].height - 1;
     const base = fork ?? { height, hash: await chain.hashAt(height) };
-    console.warn(`[watcher ${chain.label}] the chain reorganised above height ${base.height}; reading its blocks again`);
+    log.warn({ component: "watcher", chain: chain.label, height: base.height }, `the chain reorganised above height ${base.height}; reading its blocks again`);
     const unconfirmed = await inTransaction(db, (tx) => unconfirmTransfersAbove(tx, chain.coins, base.height, now()));
     const kept = [...recent.filter((b) => b.height < base.height), base];
     const walk = new CursorWalk(db, o, chain, tip, kept);

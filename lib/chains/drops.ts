@@ -1,6 +1,7 @@
 import type { Db } from "@/db/client";
 import { dropTransfers, unconfirmedTransfers, type UnconfirmedTransfer } from "@/db/queries/chain-watch";
 import type { CoinName } from "@/domain/coins";
+import { log } from "@/lib/log/logger.mjs";
 
 /** How long a transfer may be in neither a block nor the node's pool before it is dropped, by default. */
 export const DROP_AFTER_MS = 10 * 60_000;
@@ -62,7 +63,7 @@ export class Drops {
     const paymentIds = await dropTransfers(this.db, [...conflicted.keys()], this.now());
     if (!paymentIds.length) return;
     const hashes = [...new Set([...conflicted.values()].map((t) => t.txHash))];
-    console.warn(`[watcher ${this.chain.label}] dropped ${conflicted.size} transfer(s) of ${hashes.join(", ")}: ${hash} spends what they spend (a double-spend)`);
+    log.warn({ component: "watcher", chain: this.chain.label, dropped: conflicted.size, txHashes: hashes, by: hash }, `dropped ${conflicted.size} transfer(s) of ${hashes.join(", ")}: ${hash} spends what they spend (a double-spend)`);
     for (const id of paymentIds) this.touch(id);
   }
 
@@ -100,11 +101,11 @@ export class Drops {
       else if (due && at === "unknown") gone.push(t);
     }
     if (replaced.length) {
-      console.warn(`[watcher ${this.chain.label}] dropped ${replaced.length} transfer(s) in no block whose transaction another with its sender and nonce replaced`);
+      log.warn({ component: "watcher", chain: this.chain.label, dropped: replaced.length }, `dropped ${replaced.length} transfer(s) in no block whose transaction another with its sender and nonce replaced`);
       for (const id of await dropTransfers(this.db, replaced.map((t) => t.id), now)) this.touch(id);
     }
     if (gone.length) {
-      console.warn(`[watcher ${this.chain.label}] dropped ${gone.length} transfer(s) in no block and no longer known to the node`);
+      log.warn({ component: "watcher", chain: this.chain.label, dropped: gone.length }, `dropped ${gone.length} transfer(s) in no block and no longer known to the node`);
       for (const id of await dropTransfers(this.db, gone.map((t) => t.id), now)) this.touch(id);
     }
   }

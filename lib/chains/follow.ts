@@ -8,6 +8,7 @@ import type { WatchedChain } from "@/domain/watched-chains";
 import type { ChainDriver, NodeIdentity } from "./adapter";
 import type { DecidePayment, FollowResult } from "./cursor-walk";
 import { driverFor } from "./drivers";
+import { log } from "@/lib/log/logger.mjs";
 
 /** This process's name in the chains' leases. */
 export const OWNER = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
@@ -61,10 +62,10 @@ async function identify(db: Db, f: Followed, now: Date): Promise<NodeIdentity> {
   const id = await f.driver.identify();
   const row = (await listChainCursors(db)).find((r) => r.chain === f.chain);
   if (row && row.network !== "unknown" && row.network !== id.network) {
-    console.warn(`[watcher ${f.chain}] the node at ${f.endpoint} serves ${id.network}, the cursor followed ${row.network}: starting again at its tip`);
+    log.warn({ component: "watcher", chain: f.chain, endpoint: f.endpoint, network: id.network, cursorNetwork: row.network }, `the node at ${f.endpoint} serves ${id.network}, the cursor followed ${row.network}: starting again at its tip`);
     await resetChainCursor(db, f.chain, id.network, now);
   }
-  console.info(`[watcher ${f.chain}] ${f.endpoint} serves ${id.network}${id.chainId === null ? "" : ` (chain id ${id.chainId})`}: ${id.coins.join(", ")}`);
+  log.info({ component: "watcher", chain: f.chain, endpoint: f.endpoint, network: id.network, chainId: id.chainId, coins: id.coins }, `${f.endpoint} serves ${id.network}${id.chainId === null ? "" : ` (chain id ${id.chainId})`}: ${id.coins.join(", ")}`);
   f.id = id;
   f.net = id.network;
   return id;
@@ -73,12 +74,12 @@ async function identify(db: Db, f: Followed, now: Date): Promise<NodeIdentity> {
 /** Logs once when the chain's tip stops moving for longer than its blocks ever take, and once when it moves again. */
 function watchStall(f: Followed, tip: number, now: Date) {
   if (f.tip !== tip) {
-    if (f.stallLogged) console.info(`[watcher ${f.chain}] the chain advances again (tip ${tip})`);
+    if (f.stallLogged) log.info({ component: "watcher", chain: f.chain, tip }, `the chain advances again (tip ${tip})`);
     f.tip = tip;
     f.tipSince = now;
     f.stallLogged = false;
   } else if (!f.stallLogged && f.net && isStalled(f.chain, f.net, f.tipSince, now)) {
-    console.warn(`[watcher ${f.chain}] stalled: the node's tip has stayed at ${tip} since ${f.tipSince!.toISOString()}; its coins are not offered`);
+    log.warn({ component: "watcher", chain: f.chain, tip, tipSince: f.tipSince!.toISOString() }, `stalled: the node's tip has stayed at ${tip} since ${f.tipSince!.toISOString()}; its coins are not offered`);
     f.stallLogged = true;
   }
 }
@@ -91,7 +92,7 @@ async function followOne(db: Db, f: Followed, chains: Config["chains"], decide: 
     if (!result.followed || result.to === null) return; // another instance follows it
     await recordChainTick(db, f.chain, OWNER, { network: id.network, chainId: id.chainId, tip: result.to, coins: id.coins }, new Date());
     watchStall(f, result.to, now);
-    if (result.from !== null && result.to - result.from > 10) console.info(`[watcher ${f.chain}] read blocks ${result.from}-${result.to}`);
+    if (result.from !== null && result.to - result.from > 10) log.info({ component: "watcher", chain: f.chain, from: result.from, to: result.to }, `read blocks ${result.from}-${result.to}`);
     if (!f.checked) {
       f.checked = true;
       await f.driver.checkOpenAddresses(db, new Date(), decide);
@@ -101,7 +102,7 @@ async function followOne(db: Db, f: Followed, chains: Config["chains"], decide: 
     f.lastErrorAt = now;
     // Asked again next time: the node may have been replaced by one of another network.
     f.id = null;
-    console.error(`[watcher ${f.chain}] ${f.lastError}`);
+    log.error({ component: "watcher", chain: f.chain }, f.lastError);
     await recordChainError(db, f.chain, OWNER, f.lastError, now).catch(() => undefined);
   }
 }

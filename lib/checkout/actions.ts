@@ -11,6 +11,7 @@ import { checkoutView } from "@/lib/checkout/view";
 import { checkoutErrors, checkoutLocale } from "@/lib/checkout/locale";
 import { COINS, type CoinName } from "@/domain/coins";
 import { ApiError, notFound, type ProblemCode } from "@/lib/http/errors";
+import { log } from "@/lib/log/logger.mjs";
 
 /**
  * The checkout page's server actions. Each one re-validates its input (the browser can send
@@ -43,7 +44,7 @@ async function run(work: () => Promise<unknown>, refusals: Refusals, values?: Re
   try {
     await work();
   } catch (e) {
-    if (!(e instanceof ApiError)) console.error("[checkout] action failed", e);
+    if (!(e instanceof ApiError)) log.error({ component: "checkout", err: e }, "a checkout action failed");
     const key = (e instanceof ApiError && refusals[e.code]) || "generic";
     return { ok: false, error: await errorText(key, values) };
   }

@@ -8,6 +8,7 @@ import { parseListQuery } from "@/lib/payments/list-query";
 import { paymentRecord } from "@/lib/payments/record";
 import type { PaymentRecord } from "@/lib/payments/schemas";
 import { paymentFilterOf } from "./list-filter";
+import { log } from "@/lib/log/logger.mjs";
 
 /*
  * The accounting export (as BTCPay's invoice export): every payment the list's filters select,
@@ -130,7 +131,7 @@ export function streamOf(chunks: AsyncGenerator<string, void, undefined>): Reada
         if (next.done) controller.close();
         else controller.enqueue(encoder.encode(next.value));
       } catch (e) {
-        console.error("[dashboard] CSV export failed", e);
+        log.error({ component: "dashboard", err: e }, "CSV export failed");
         controller.error(e);
       }
     },

@@ -3,6 +3,7 @@ import { isIP } from "node:net";
 import path from "node:path";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import ipaddr from "ipaddr.js";
+import { log } from "@/lib/log/logger.mjs";
 
 /*
  * The ISP of an IP address: the organisation of the autonomous system that announces it (e.g.
@@ -183,10 +184,10 @@ function table(family: Family): Promise<Table | null> {
     const file = path.join(DB_DIR, FILES[family]);
     try {
       const { table, skipped } = await parse(family, await readFile(file));
-      if (skipped > 0) console.warn(`[geo] ASN database ${FILES[family]}: ${skipped} line(s) not in the expected form were skipped`);
+      if (skipped > 0) log.warn({ component: "geo", file: FILES[family], skipped }, `ASN database ${FILES[family]}: ${skipped} line(s) not in the expected form were skipped`);
       return table;
     } catch (e: unknown) {
-      console.error(`[geo] ASN database ${FILES[family]} could not be read; ISPs stay null`, e);
+      log.error({ component: "geo", file: FILES[family], err: e }, `ASN database ${FILES[family]} could not be read; ISPs stay null`);
       return null;
     }
   })());

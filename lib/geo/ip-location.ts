@@ -4,6 +4,7 @@ import ipaddr from "ipaddr.js";
 import maxmind, { type Reader, type Response } from "maxmind";
 import { isPublicAddress } from "@/lib/http/url-safety";
 import { ispOfIp } from "./ip-isp";
+import { log } from "@/lib/log/logger.mjs";
 
 /*
  * Where a customer's IP address is (D9): the bundled DB-IP City Lite database
@@ -44,7 +45,7 @@ const g = globalThis as unknown as { __paymentsIpLocation?: Partial<Record<Famil
 function reader(family: Family): Promise<Reader<Response> | null> {
   const readers = (g.__paymentsIpLocation ??= {});
   return (readers[family] ??= maxmind.open<Response>(path.join(DB_DIR, FILES[family])).catch((e: unknown) => {
-    console.error(`[geo] IP location database ${FILES[family]} could not be opened; locations stay null`, e);
+    log.error({ component: "geo", file: FILES[family], err: e }, `IP location database ${FILES[family]} could not be opened; locations stay null`);
     return null;
   }));
 }

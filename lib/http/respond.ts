@@ -1,5 +1,6 @@
 import { ApiError, PROBLEM_TYPES, type FieldErrors } from "./errors";
 import { problemType, successType } from "./media";
+import { log } from "@/lib/log/logger.mjs";
 
 const charset = (type: string) => `${type}; charset=utf-8`;
 
@@ -41,9 +42,10 @@ export function problemResponse(req: Request, error: unknown): Response {
   let err: ApiError;
   if (error instanceof ApiError) {
     err = error;
+    log.debug({ code: err.code, status: err.status }, err.detail);
   } else {
     const ref = crypto.randomUUID();
-    console.error(`[${ref}] unhandled error on ${req.method} ${new URL(req.url).pathname}`, error);
+    log.error({ reference: ref, method: req.method, path: new URL(req.url).pathname, err: error }, `unhandled error (reference ${ref})`);
     err = new ApiError("internal-error", 500, `An unexpected error occurred (reference ${ref}).`);
   }
   const headers = new Headers(err.headers);

@@ -3,6 +3,7 @@ import type { Address } from "viem";
 import { evmDriver, evmNetOf } from "@/lib/chains/evm/driver";
 import { anvilWallet } from "./nodes/anvil-wallet";
 import { ANVIL_CHAIN_ID, startAnvil, type Anvil } from "./nodes/anvil";
+import { log } from "@/lib/log/logger.mjs";
 
 /**
  * What the service asks an Ethereum node on start-up (anvil): its chain id, and whether each
@@ -25,14 +26,14 @@ describe("an Ethereum node's identity (anvil)", () => {
   });
 
   it("offers a token only when its contract has the coin's decimals, and says why not otherwise", async () => {
-    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    const errors = vi.spyOn(log, "error").mockImplementation(() => {});
     try {
       // USDT has 6 decimals, DAI 18: the same 6-decimal contract fits the one and not the other.
       const id = await evmDriver(node.url, { ETH_TETHER: usd6, ETH_DAI: usd6, ETH_UNISWAP: "0x000000000000000000000000000000000000dEaD" }).identify();
       expect(id).toMatchObject({ network: "regtest", chainId: ANVIL_CHAIN_ID });
       expect(id.coins).toEqual(["ETHEREUM", "CONTRACT_ERC20_ETH", "ETH_TETHER", "CONTRACT_ERC20_USDT"]);
       expect(id.tokens.get(usd6.toLowerCase())).toEqual(["ETH_TETHER", "CONTRACT_ERC20_USDT"]);
-      const said = errors.mock.calls.map((c) => String(c[0])).join("\n");
+      const said = errors.mock.calls.map((c) => String(c[1])).join("\n");
       expect(said).toMatch(/ETH_DAI is not offered: .* it has 6 decimals, ETH_DAI has 18/);
       expect(said).toMatch(/ETH_UNISWAP is not offered: .*decimals\(\) failed/);
     } finally {

@@ -15,6 +15,7 @@ import { anvilWallet } from "./nodes/anvil-wallet";
 import { startAnvil, type Anvil } from "./nodes/anvil";
 import { LITECOIN_REGTEST_TPUB, litecoindInstalled, startLitecoind, type Litecoind } from "./nodes/litecoind";
 import { reconcilePayment } from "@/lib/payments/reconcile";
+import { log } from "@/lib/log/logger.mjs";
 
 /**
  * The check after catching up: every open payment's address asked about directly, so money the
@@ -68,12 +69,12 @@ describe("Ethereum: balances against the records (anvil)", () => {
     await selectCoin(db, id, "ETHEREUM");
     const charge = (await findCharge(db, id))!;
     await anvilWallet(node).pay(charge.address as Address, 12_345n);
-    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
-    const info = vi.spyOn(console, "info").mockImplementation(() => {});
+    const warn = vi.spyOn(log, "warn").mockImplementation(() => {});
+    const info = vi.spyOn(log, "info").mockImplementation(() => {});
     try {
       expect(await checkOpenEvmAddresses(db, { client: node.client, contractOf: () => undefined, now: new Date() })).toBeGreaterThanOrEqual(1);
-      expect(warn.mock.calls.map((c) => String(c[0]))).toContainEqual(
-        `[watcher ETHEREUM] payment ${id}: ${charge.address} holds 12345 base units of ETHEREUM, 0 recorded`,
+      expect(warn.mock.calls.map((c) => String(c[1]))).toContainEqual(
+        `payment ${id}: ${charge.address} holds 12345 base units of ETHEREUM, 0 recorded`,
       );
     } finally {
       warn.mockRestore();

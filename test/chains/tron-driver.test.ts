@@ -9,6 +9,7 @@ import { oneChainFileAtATime } from "../serial";
 import { freePort } from "./nodes/free-port";
 import { startTronNode, type TronNode } from "./nodes/tron-node";
 import { freshTronCursor, tronLivePayment, tronWatcher } from "./tron-live-payment";
+import { log } from "@/lib/log/logger.mjs";
 
 /**
  * The TRON driver (lib/chains/tron/driver.ts), as the runner's job uses it, against fake java-tron
@@ -34,14 +35,14 @@ describe("TRON driver: identifying the node", () => {
     const mainnet = await started({ network: "mainnet" });
     const nile = await started({ network: "nile" });
     const own = await started({ network: "private" });
-    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    const errors = vi.spyOn(log, "error").mockImplementation(() => {});
     const usdt = mainnet.deployToken({ symbol: "USDT", decimals: 6 });
 
     // On mainnet the configured USDT replaces the built-in one; the built-in USDC is not on this node, so it is refused.
     const main = await tronDriver(mainnet.url, { tokenContracts: { TRX_TETHER: usdt.address } }).identify();
     expect(main).toMatchObject({ network: "main", chainId: 0x2b6653dc, coins: ["TRON", "CONTRACT_TRC20_TRX", "TRX_TETHER", "CONTRACT_TRC20_USDT"] });
     expect([...main.tokens]).toEqual([[usdt.hex, ["TRX_TETHER", "CONTRACT_TRC20_USDT"]]]);
-    expect(errors.mock.calls.map(([m]) => m)).toEqual([
+    expect(errors.mock.calls.map((c) => c[1])).toEqual([
       expect.stringMatching(/TRX_USD_C is not offered: the contract TEkxiTehnzSmSe2XqrBj4w32RUN966rdz8 is refused: its decimals\(\) failed .*Smart contract is not exist/),
       expect.stringMatching(/CONTRACT_TRC20_USDC is not offered/),
     ]);
@@ -56,13 +57,13 @@ describe("TRON driver: identifying the node", () => {
     const node = await started({ network: "private" });
     const usdt = node.deployToken({ symbol: "USDT", decimals: 6 });
     const usdc = node.deployToken({ symbol: "USDC", decimals: 18 });
-    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    const errors = vi.spyOn(log, "error").mockImplementation(() => {});
     const id = await tronDriver(node.url, { tokenContracts: { TRX_TETHER: usdt.address, TRX_USD_C: usdc.address } }).identify();
     expect(id.coins).toEqual(["TRON", "CONTRACT_TRC20_TRX", "TRX_TETHER", "CONTRACT_TRC20_USDT"]);
     expect([...id.tokens.keys()]).toEqual([usdt.hex]);
-    expect(errors.mock.calls.map(([m]) => m)).toEqual([
-      `[watcher TRON] TRX_USD_C is not offered: the contract ${usdc.address} is refused: it has 18 decimals, TRX_USD_C has 6`,
-      `[watcher TRON] CONTRACT_TRC20_USDC is not offered: the contract ${usdc.address} is refused: it has 18 decimals, CONTRACT_TRC20_USDC has 6`,
+    expect(errors.mock.calls.map((c) => c[1])).toEqual([
+      `TRX_USD_C is not offered: the contract ${usdc.address} is refused: it has 18 decimals, TRX_USD_C has 6`,
+      `CONTRACT_TRC20_USDC is not offered: the contract ${usdc.address} is refused: it has 18 decimals, CONTRACT_TRC20_USDC has 6`,
     ]);
   });
 });
@@ -81,7 +82,7 @@ describe("TRON driver: the provider's key and the safety net", () => {
   });
   afterAll(async () => node?.stop());
   // A mainnet node: the built-in USDC contract is not on it, and each identify logs its refusal.
-  beforeEach(() => void vi.spyOn(console, "error").mockImplementation(() => {}));
+  beforeEach(() => void vi.spyOn(log, "error").mockImplementation(() => {}));
   afterEach(() => vi.restoreAllMocks());
 
   it("sends TRON-PRO-API-KEY on every request; without it the node answers 401 and identify fails", async () => {
@@ -99,7 +100,7 @@ describe("TRON driver: the provider's key and the safety net", () => {
     await node.sendToken(payer, usdt.address, p.address, p.units);
     await node.mine();
     expect(await driver.tick(db, id, { owner: "a", ...tick })).toMatchObject({ followed: true, transfers: 1 });
-    vi.spyOn(console, "info").mockImplementation(() => {});
+    vi.spyOn(log, "info").mockImplementation(() => {});
     expect(await driver.checkOpenAddresses(db, new Date(), reconcilePayment)).toBe(0);
 
     const made = node.requests.slice(from);
@@ -129,16 +130,16 @@ describe("TRON driver: the provider's key and the safety net", () => {
     expect(await driver.tick(db, id, { owner: "a", ...tick })).toMatchObject({ transfers: 1 });
     for (const p of open) expect(await listTransfers(db, p.id)).toHaveLength(p === watched ? 1 : 0);
 
-    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
-    const info = vi.spyOn(console, "info").mockImplementation(() => {});
+    const warn = vi.spyOn(log, "warn").mockImplementation(() => {});
+    const info = vi.spyOn(log, "info").mockImplementation(() => {});
     expect(await driver.checkOpenAddresses(db, new Date(), reconcilePayment)).toBe(2);
-    expect(warn.mock.calls.map(([m]) => m).sort()).toEqual(
+    expect(warn.mock.calls.map((c) => c[1]).sort()).toEqual(
       [
-        `[watcher TRON] payment ${trx.id}: ${trx.address} holds ${trx.units} base units of TRON, 0 recorded`,
-        `[watcher TRON] payment ${tether.id}: ${tether.address} holds ${tether.units - 1n} base units of TRX_TETHER, 0 recorded`,
+        `payment ${trx.id}: ${trx.address} holds ${trx.units} base units of TRON, 0 recorded`,
+        `payment ${tether.id}: ${tether.address} holds ${tether.units - 1n} base units of TRX_TETHER, 0 recorded`,
       ].sort(),
     );
-    expect(info.mock.calls.at(-1)?.[0]).toMatch(/checked the \d+ open address\(es\) directly; 2 hold more than recorded/);
+    expect(info.mock.calls.at(-1)?.[1]).toMatch(/checked the \d+ open address\(es\) directly; 2 hold more than recorded/);
   });
 });
 

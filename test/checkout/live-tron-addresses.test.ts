@@ -16,6 +16,7 @@ import { oneChainFileAtATime } from "../serial";
 import { freePort } from "../chains/nodes/free-port";
 import { startTronNode, type TronNode } from "../chains/nodes/tron-node";
 import { freshTronCursor } from "../chains/tron-live-payment";
+import { log } from "@/lib/log/logger.mjs";
 
 /**
  * Live businesses' TRON deposit addresses, with TRON_RPC_URL naming a fake java-tron node that
@@ -44,8 +45,8 @@ describe("TRON deposit addresses of live businesses", () => {
     expect(config().chains.rpcUrls.TRON).toBe(node.url);
     db = await getDb();
     await freshTronCursor(db);
-    vi.spyOn(console, "info").mockImplementation(() => {});
-    vi.spyOn(console, "error").mockImplementation(() => {}); // the built-in USDC contract is not on this node: refused
+    vi.spyOn(log, "info").mockImplementation(() => {});
+    vi.spyOn(log, "error").mockImplementation(() => {}); // the built-in USDC contract is not on this node: refused
 
     const [tron] = await follow(t0);
     expect(tron).toMatchObject({ net: "main", lastError: null, lastResult: { followed: true } });

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
 import { getDb } from "@/db/client";
 import { afterCommit, inTransaction } from "@/db/transaction";
+import { log } from "@/lib/log/logger.mjs";
 
 describe("after-commit work (db/transaction.ts)", () => {
   it("runs once the transaction has committed, in registration order", async () => {
@@ -47,7 +48,7 @@ describe("after-commit work (db/transaction.ts)", () => {
 
   it("one failing piece of work does not stop the others", async () => {
     const db = await getDb();
-    const error = vi.spyOn(console, "error").mockImplementation(() => {});
+    const error = vi.spyOn(log, "error").mockImplementation(() => {});
     const seen: string[] = [];
     await inTransaction(db, async (tx) => {
       afterCommit(tx, () => {

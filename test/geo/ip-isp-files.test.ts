@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { log } from "@/lib/log/logger.mjs";
 
 /*
  * lib/geo/ip-isp.ts on files written here (it reads node_modules/@ip-location-db/asn under the
@@ -40,8 +41,8 @@ let dir: string;
 let ispOfIp: (ip: string) => Promise<string | null>;
 let locateIp: (ip: string) => Promise<unknown>;
 // The logs are what is checked; kept out of the test output.
-const errors = vi.spyOn(console, "error").mockImplementation(() => {});
-const warnings = vi.spyOn(console, "warn").mockImplementation(() => {});
+const errors = vi.spyOn(log, "error").mockImplementation(() => {});
+const warnings = vi.spyOn(log, "warn").mockImplementation(() => {});
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), "asn-"));
@@ -80,11 +81,11 @@ describe("ispOfIp on a file with every kind of line", () => {
       ["::ffff:1.0.8.1", 'LLC "SPUTNIK"'],
     ];
     for (const [ip, isp] of cases) expect(await ispOfIp(ip), ip).toBe(isp);
-    expect(warnings.mock.calls.map((c) => String(c[0]))).toEqual([expect.stringMatching(/asn-ipv4-num\.csv: 12 line\(s\) .* skipped/)]);
+    expect(warnings.mock.calls.map((c) => String(c[1]))).toEqual([expect.stringMatching(/asn-ipv4-num\.csv: 12 line\(s\) .* skipped/)]);
   });
 
   it("a family whose file cannot be read gives null, logged once", async () => {
-    const asnErrors = () => errors.mock.calls.map((c) => String(c[0])).filter((m) => m.includes("ASN database"));
+    const asnErrors = () => errors.mock.calls.map((c) => String(c[1])).filter((m) => m.includes("ASN database"));
     expect(asnErrors()).toEqual([]);
     expect(await ispOfIp("2001:4860:4860::8888")).toBeNull();
     expect(await ispOfIp("2606:4700:4700::1111")).toBeNull();

@@ -19,6 +19,7 @@ import { recordVisit } from "@/lib/checkout/customer";
 import { clientAddress } from "@/lib/http/client-address";
 import { isTerminal } from "@/domain/transitions";
 import { loadCheckoutView } from "./load";
+import { log } from "@/lib/log/logger.mjs";
 
 type Props = { params: Promise<{ paymentId: string }> };
 
@@ -38,7 +39,7 @@ async function recordFirstVisit(paymentId: string) {
     // The connection's address, or the one a trusted proxy forwards for (TRUSTED_PROXIES); never a header alone.
     await recordVisit(await getDb(), paymentId, clientAddress(h), userAgent);
   } catch (e) {
-    console.error("[checkout] recording the visit failed", e);
+    log.error({ component: "checkout", paymentId, err: e }, "recording the visit failed");
   }
 }
 

@@ -7,6 +7,7 @@ import type { CoinName } from "@/domain/coins";
 import { scriptPubKeyOf } from "./scan";
 import type { BitcoinRpc, DecimalText } from "./rpc";
 import type { BitcoinChain } from "./follower";
+import { log } from "@/lib/log/logger.mjs";
 
 type Unspent = { txid: string; vout: number; scriptPubKey: string; amount: DecimalText; height: number };
 
@@ -58,6 +59,6 @@ export async function checkOpenAddresses(db: Db, o: { chain: BitcoinChain; rpc: 
   }
   for (const id of touched) await o.decide(db, id, o.now);
   const found = added ? `; recorded ${added} output(s) the blocks had not shown` : "";
-  console.info(`[watcher ${o.chain}] checked the ${scripts.length} open address(es) directly${found}`);
+  log.info({ component: "watcher", chain: o.chain, addresses: scripts.length, added }, `checked the ${scripts.length} open address(es) directly${found}`);
   return added;
 }

@@ -7,6 +7,7 @@ import { evmWatchList, followEvmChain } from "./follower";
 import type { WatchList } from "../watch-list";
 import { evmChainIdOf, evmClient, readErc20Decimals } from "./rpc";
 import { checkOpenEvmAddresses } from "./safety-net";
+import { log } from "@/lib/log/logger.mjs";
 
 /** EVM chain ids of local development nodes (anvil, Hardhat, Ganache): blocks on demand, like regtest. */
 const DEV_CHAIN_IDS = new Set([31337, 1337]);
@@ -38,7 +39,7 @@ export function evmDriver(url: string, configured: Partial<Record<Erc20Coin, str
         const got = await readErc20Decimals(client, contract).catch((e: Error) => e);
         if (got !== want) {
           const why = got instanceof Error ? `its decimals() failed (${got.message.split("\n")[0]})` : `it has ${got} decimals, ${coin} has ${want}`;
-          console.error(`[watcher ETHEREUM] ${coin} is not offered: the contract ${contract} on chain ${chainId} is refused: ${why}`);
+          log.error({ component: "watcher", chain: "ETHEREUM", coin, contract, chainId }, `${coin} is not offered: the contract ${contract} on chain ${chainId} is refused: ${why}`);
           continue;
         }
         accepted[coin] = contract;

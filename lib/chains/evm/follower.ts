@@ -7,6 +7,7 @@ import { matchNativeTransfers, matchTokenTransfers, senderNonce, tokenContracts,
 import { evmTipOf, minedCount, readEvmBlock, readTransferLogs, senderOf, type EvmClient } from "./rpc";
 import { CursorWalk, type FollowerOptions, type FollowResult, type Whereabouts } from "../cursor-walk";
 import { nativeAndTokenWatchList, type WatchList } from "../watch-list";
+import { log } from "@/lib/log/logger.mjs";
 
 export type EvmFollowOptions = FollowerOptions & {
   client: EvmClient;
@@ -142,7 +143,7 @@ export async function followEvmChain(db: Db, o: EvmFollowOptions): Promise<Follo
   for (let from = walk.from; from <= walk.tip; from += range) {
     const blocks = await readRange(o, watch, walk.last, from, Math.min(from + range - 1, walk.tip));
     if (blocks === "moved") {
-      console.warn(`[watcher ETHEREUM] the chain changed while blocks ${from}+ were read; the next tick reads them again`);
+      log.warn({ component: "watcher", chain: "ETHEREUM", from }, `the chain changed while blocks ${from}+ were read; the next tick reads them again`);
       break;
     }
     for (const block of blocks) {

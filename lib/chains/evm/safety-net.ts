@@ -6,6 +6,7 @@ import { isTerminal } from "@/domain/transitions";
 import type { CoinName } from "@/domain/coins";
 import type { EvmClient } from "./rpc";
 import { EVM_COINS } from "./follower";
+import { log } from "@/lib/log/logger.mjs";
 
 /**
  * The Ethereum safety net after catching up: asks the node what every open payment's address
@@ -31,9 +32,9 @@ export async function checkOpenEvmAddresses(
     const recorded = (await listTransfers(db, c.paymentId)).filter((t) => !t.dropped).reduce((sum, t) => sum + BigInt(t.amount), 0n);
     if (held > recorded) {
       mismatched++;
-      console.warn(`[watcher ETHEREUM] payment ${c.paymentId}: ${c.address} holds ${held} base units of ${c.coin}, ${recorded} recorded`);
+      log.warn({ component: "watcher", chain: "ETHEREUM", paymentId: c.paymentId, address: c.address, coin: c.coin, held: String(held), recorded: String(recorded) }, `payment ${c.paymentId}: ${c.address} holds ${held} base units of ${c.coin}, ${recorded} recorded`);
     }
   }
-  console.info(`[watcher ETHEREUM] checked the ${open.length} open address(es) directly${mismatched ? `; ${mismatched} hold more than recorded` : ""}`);
+  log.info({ component: "watcher", chain: "ETHEREUM", addresses: open.length, mismatched }, `checked the ${open.length} open address(es) directly${mismatched ? `; ${mismatched} hold more than recorded` : ""}`);
   return mismatched;
 }

@@ -8,6 +8,7 @@ import { tronHexOf } from "./address";
 import { followTronChain, tronWatchList } from "./follower";
 import { readTronBlock, readTrc20Decimals, tronClient } from "./rpc";
 import { checkOpenTronAddresses } from "./safety-net";
+import { log } from "@/lib/log/logger.mjs";
 
 /**
  * The network a TRON node serves, from its genesis block: the chain id is the id's last 4 bytes
@@ -40,7 +41,7 @@ export function tronDriver(url: string, o: { apiKey?: string; tokenContracts: Pa
         const got = await readTrc20Decimals(client, contract).catch((e: Error) => e);
         if (got !== want) {
           const why = got instanceof Error ? `its decimals() failed (${got.message.split("\n")[0]})` : `it has ${got} decimals, ${coin} has ${want}`;
-          console.error(`[watcher TRON] ${coin} is not offered: the contract ${contract} is refused: ${why}`);
+          log.error({ component: "watcher", chain: "TRON", coin, contract }, `${coin} is not offered: the contract ${contract} is refused: ${why}`);
           continue;
         }
         accepted[coin] = contract;

@@ -6,6 +6,7 @@ import { chargesPaidBy, nativeAndTokenWatchList, type WatchList } from "../watch
 import { tronHexOf } from "./address";
 import { locateTronTx, readTronBlock, readTxInfos, tronSolidifiedOf, tronTipOf, type TronClient } from "./rpc";
 import { matchTrc20Transfers, matchTrxTransfers, type TronMatch } from "./scan";
+import { log } from "@/lib/log/logger.mjs";
 
 export type TronFollowOptions = FollowerOptions & {
   client: TronClient;
@@ -101,7 +102,7 @@ export async function followTronChain(db: Db, o: TronFollowOptions): Promise<Fol
   for (let from = walk.from; from <= walk.tip; from += range) {
     const blocks = await readRange(o, watch, walk.last, from, Math.min(from + range - 1, walk.tip));
     if (blocks === "moved") {
-      console.warn(`[watcher TRON] the chain changed while blocks ${from}+ were read; the next tick reads them again`);
+      log.warn({ component: "watcher", chain: "TRON", from }, `the chain changed while blocks ${from}+ were read; the next tick reads them again`);
       break;
     }
     for (const block of blocks) {

@@ -5,6 +5,7 @@ import type { CoinName } from "@/domain/coins";
 import { isTerminal } from "@/domain/transitions";
 import { TRON_COINS } from "./follower";
 import { readTrc20Balance, readTrxBalance, type TronClient } from "./rpc";
+import { log } from "@/lib/log/logger.mjs";
 
 /**
  * The TRON safety net after catching up, as Ethereum's: asks the node what every open payment's
@@ -24,9 +25,9 @@ export async function checkOpenTronAddresses(db: Db, o: { client: TronClient; co
     const recorded = (await listTransfers(db, c.paymentId)).filter((t) => !t.dropped).reduce((sum, t) => sum + BigInt(t.amount), 0n);
     if (held > recorded) {
       mismatched++;
-      console.warn(`[watcher TRON] payment ${c.paymentId}: ${c.address} holds ${held} base units of ${c.coin}, ${recorded} recorded`);
+      log.warn({ component: "watcher", chain: "TRON", paymentId: c.paymentId, address: c.address, coin: c.coin, held: String(held), recorded: String(recorded) }, `payment ${c.paymentId}: ${c.address} holds ${held} base units of ${c.coin}, ${recorded} recorded`);
     }
   }
-  console.info(`[watcher TRON] checked the ${open.length} open address(es) directly${mismatched ? `; ${mismatched} hold more than recorded` : ""}`);
+  log.info({ component: "watcher", chain: "TRON", addresses: open.length, mismatched }, `checked the ${open.length} open address(es) directly${mismatched ? `; ${mismatched} hold more than recorded` : ""}`);
   return mismatched;
 }

@@ -4,6 +4,7 @@ import { getDb } from "@/db/client";
 import { currentUser, type ActionResult } from "@/lib/accounts/session";
 import { acceptInviteWithNewAccount, joinInvite } from "@/lib/dashboard/invites";
 import { ApiError, plainFieldErrors } from "@/lib/http/errors";
+import { log } from "@/lib/log/logger.mjs";
 
 type Accepted = ActionResult<{ email: string; created: boolean }>;
 
@@ -14,7 +15,7 @@ async function answer(work: () => Promise<{ email: string; created: boolean }>):
     return { ok: true, data: { email, created } };
   } catch (e) {
     if (e instanceof ApiError) return { ok: false, error: e.detail, fieldErrors: plainFieldErrors(e.fieldErrors), status: e.status };
-    console.error("[dashboard] accepting an invitation failed", e);
+    log.error({ component: "dashboard", err: e }, "accepting an invitation failed");
     return { ok: false, error: "Something went wrong on our side. Please try again.", status: 500 };
   }
 }
