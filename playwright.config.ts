@@ -53,7 +53,8 @@ export default defineConfig({
   webServer: {
     command: "rm -rf .e2e-data && npx next build && node scripts/server.mjs",
     url: `http://localhost:${PORT}/`,
-    timeout: 240_000,
+    // The build alone takes more than 4 minutes on a loaded 2-core machine.
+    timeout: 600_000,
     reuseExistingServer: false,
     stdout: "pipe",
     env: {
