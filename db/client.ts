@@ -1,4 +1,3 @@
-import path from "node:path";
 import { mkdirSync } from "node:fs";
 import type { SQL } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
@@ -119,12 +118,16 @@ async function open(): Promise<Omit<Handle, "ready">> {
   }
 
   let dataDir: string | undefined;
+  let backupSocketPath: string | undefined;
   if (cfg.dataDir !== ":memory:") {
-    dataDir = path.resolve(cfg.dataDir, "pgdata");
+    const paths = await import("./embedded-backup");
+    dataDir = paths.pgdataPath(cfg.dataDir);
+    // `npm run admin -- backup` asks the running service through it (db/pglite-server.mjs).
+    backupSocketPath = paths.backupSocketPath(cfg.dataDir);
     mkdirSync(dataDir, { recursive: true });
   }
   const { startEmbeddedDatabase } = await import("./pglite-worker");
-  const embedded = await startEmbeddedDatabase(dataDir);
+  const embedded = await startEmbeddedDatabase(dataDir, { backupSocketPath });
   const client = postgres({
     ...common,
     path: embedded.socketPath,

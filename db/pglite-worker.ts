@@ -43,11 +43,18 @@ function processRuns(pid: number): boolean {
   }
 }
 
+export type EmbeddedOptions = {
+  /** Where the thread answers backup requests (db/embedded-backup.ts); refuses to start when another process answers there. */
+  backupSocketPath?: string;
+  /** A backup file (PGlite's gzipped tar) to fill the empty `dataDir` from: a restore. */
+  loadFrom?: string;
+};
+
 /**
  * Starts PGlite on a thread of its own (db/pglite-server.mjs) and resolves once it listens.
  * `dataDir` undefined = in memory.
  */
-export async function startEmbeddedDatabase(dataDir: string | undefined): Promise<EmbeddedDatabase> {
+export async function startEmbeddedDatabase(dataDir: string | undefined, options: EmbeddedOptions = {}): Promise<EmbeddedDatabase> {
   removeOrphanedSocketDirs();
   // mkdtemp creates the directory 0700: no other user of the machine reaches the socket.
   // A short path: a Unix socket's path is limited to ~107 bytes. The name carries the process
@@ -55,7 +62,7 @@ export async function startEmbeddedDatabase(dataDir: string | undefined): Promis
   const dir = mkdtempSync(path.join(os.tmpdir(), `${PREFIX}${process.pid}-`));
   const socketPath = path.join(dir, ".s.PGSQL.5432");
   const script = path.join(process.cwd(), "db", "pglite-server.mjs");
-  const worker = new Worker(script, { workerData: { dataDir, socketPath } });
+  const worker = new Worker(script, { workerData: { dataDir, socketPath, ...options } });
   // The thread must not keep a finished script (a CLI, a test) alive; open connections do.
   worker.unref();
   const removeDir = () => rmSync(dir, { recursive: true, force: true });

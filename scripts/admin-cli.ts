@@ -31,6 +31,12 @@ Commands:
                                                       every coin's and currency's rate, providers, age and usability (why not)
   doctor [--env-file FILE]                            checks the configuration, database, chain nodes, rate source,
                                                       SMTP and the public URL from this machine; exit code 1 on a failure
+  backup FILE                                         a consistent copy of the database, taken while the service runs:
+                                                      the embedded one in DATA_DIR (a gzipped tar), or with DATABASE_URL
+                                                      pg_dump's custom format (pg_dump on PATH)
+  restore FILE [--force]                              puts a backup in place (stop the service first): into an empty
+                                                      DATA_DIR, or with DATABASE_URL into an empty database (pg_restore);
+                                                      --force replaces a database that holds data
   help                                                show this help
 
 Settings:
@@ -45,6 +51,7 @@ Settings:
 Environment:
   BASE_URL      the service (default http://localhost:$PORT, PORT=3000: the server npm start runs here)
   ADMIN_TOKEN   the admin token (default: adminToken in $DATA_DIR/secrets.json, DATA_DIR=./.data)
+  DATABASE_URL, DATA_DIR   the database backup and restore work on (PostgreSQL, else the embedded one in DATA_DIR)
 The server it talks to is printed on stderr.`;
 
 export type ApiRequest = { method: "GET" | "POST" | "PATCH" | "DELETE"; path: string; body?: Record<string, unknown>; table?: "chains" | "rates" };
@@ -231,6 +238,8 @@ export function describeFailure(status: number, body: unknown): string {
 export async function run(argv: string[], io: Io): Promise<number> {
   // The doctor checks the service's own servers rather than calling the admin API (scripts/admin-doctor.ts).
   if (argv[0] === "doctor") return (await import("./admin-doctor")).doctor(argv.slice(1), io);
+  // These work on the database itself, not through the admin API (scripts/admin-backup.ts).
+  if (argv[0] === "backup" || argv[0] === "restore") return (await import("./admin-backup")).runBackupCommand(argv, io);
   let req: ApiRequest | "help";
   try {
     req = buildRequest(argv);
