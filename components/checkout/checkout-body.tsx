@@ -23,17 +23,25 @@ function LateNotice({ charge, status }: { charge: Charge | null; status: Checkou
 function Instructions({ charge, remaining }: { charge: Charge; remaining: boolean }) {
   const t = useTranslations("checkout.instructions");
   return (
-    <PaymentInstructions
-      coinName={charge.name}
-      symbol={charge.symbol}
-      amount={remaining ? charge.due : charge.amount}
-      address={charge.address}
-      uri={charge.uri}
-      tokenContract={charge.tokenContract}
-      networkName={charge.networkName}
-      standard={charge.standard}
-      heading={remaining ? t("sendRemaining", { symbol: charge.symbol }) : t("sendExactly", { coin: charge.name })}
-    />
+    <>
+      <PaymentInstructions
+        coinName={charge.name}
+        symbol={charge.symbol}
+        amount={remaining ? charge.due : charge.amount}
+        address={charge.address}
+        uri={charge.uri}
+        tokenContract={charge.tokenContract}
+        networkName={charge.networkName}
+        standard={charge.standard}
+        heading={remaining ? t("sendRemaining", { symbol: charge.symbol }) : t("sendExactly", { coin: charge.name })}
+      />
+      {/* Solana Pay: the link and QR code carry the payment's reference; an address typed by hand does not. */}
+      {charge.transferRequest ? (
+        <p role="note" className="text-center text-xs text-slate-600" data-testid="transfer-request-note">
+          {t("transferRequestNote")}
+        </p>
+      ) : null}
+    </>
   );
 }
 

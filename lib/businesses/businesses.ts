@@ -4,6 +4,7 @@ import { addEndpoint, changeEndpoint, removeEndpoint } from "@/lib/webhooks/endp
 import { newWebhookSecret } from "@/lib/webhooks/sign";
 import { listApiKeys, revokeApiKey } from "@/db/queries/api-keys";
 import { findBusiness, insertBusiness, updateBusiness } from "@/db/queries/businesses";
+import { findSolanaWallet, setSolanaWallet } from "@/db/queries/solana";
 import type { Business } from "@/db/schema";
 import { issueApiKey } from "@/lib/accounts/api-keys";
 import type { CoinName } from "@/domain/coins";
@@ -22,8 +23,9 @@ import { checkLogo, type CheckedLogo } from "./logo";
 /**
  * `webhookUrl` is the business's primary endpoint's URL (its oldest endpoint, lib/webhooks/endpoints.ts):
  * the field the admin API had before a business had several endpoints, kept working on them.
+ * `solanaWallet` is kept in a table of its own (db/schema/solana.ts).
  */
-export function businessSettings(b: Business, webhookUrl: string | null) {
+export function businessSettings(b: Business, webhookUrl: string | null, solanaWallet: string | null = null) {
   return {
     businessId: b.id,
     name: b.name,
@@ -38,6 +40,7 @@ export function businessSettings(b: Business, webhookUrl: string | null) {
     underpaymentTolerancePercent: Number(b.underpaymentTolerancePercent),
     parentBusinessId: b.parentBusinessId,
     extendedPublicKeys: b.extendedPublicKeys,
+    solanaWallet,
     confirmations: b.confirmations,
     emailNotifications: b.emailNotifications,
     createdAt: b.createdAt.toISOString(),
@@ -57,7 +60,7 @@ function checkModeRules(mode: "test" | "live", webhookUrls: (string | null | und
   if (bad.length) {
     throw invalidField(
       "enabledCoins",
-      `${bad.join(", ")} cannot be paid to a live business: only coins of a chain the service watches can (${[...servable].join(", ")}); Solana, Monero and TON have no watcher yet`,
+      `${bad.join(", ")} cannot be paid to a live business: only coins of a chain the service watches can (${[...servable].join(", ")}); Monero and TON have no watcher yet`,
     );
   }
 }
@@ -122,14 +125,15 @@ export async function createBusiness(db: Db, input: CreateBusinessInput) {
     });
     // The primary endpoint shares the business's secret: `webhookSecret` verifies all it sends.
     if (input.webhookUrl) await addEndpoint(tx, business, { url: input.webhookUrl }, { secret: webhookSecret });
+    if (input.solanaWallet) await setSolanaWallet(tx, business.id, input.solanaWallet, new Date());
     const key = await issueApiKey(tx, { ownerBusinessId: business.id, businessIds: [business.id] });
-    return { ...businessSettings(business, input.webhookUrl ?? null), apiKey: key.apiKey, keyId: key.keyId, webhookSecret };
+    return { ...businessSettings(business, input.webhookUrl ?? null, input.solanaWallet || null), apiKey: key.apiKey, keyId: key.keyId, webhookSecret };
   });
 }
 
 export async function getBusiness(db: Db, id: number) {
   const business = await requireBusiness(db, id);
-  return businessSettings(business, (await listEndpoints(db, id))[0]?.url ?? null);
+  return businessSettings(business, (await listEndpoints(db, id))[0]?.url ?? null, (await findSolanaWallet(db, id)) ?? null);
 }
 
 export async function patchBusiness(db: Db, id: number, patch: PatchBusinessInput) {
@@ -156,7 +160,8 @@ export async function patchBusiness(db: Db, id: number, patch: PatchBusinessInpu
     });
     await dropReplacedLogo(tx, current.logoSha256, logoSha256);
     const primary = patch.webhookUrl !== undefined ? await setPrimaryUrl(tx, row, patch.webhookUrl) : endpoints[0];
-    return businessSettings(row, primary?.url ?? null);
+    if (patch.solanaWallet !== undefined) await setSolanaWallet(tx, id, patch.solanaWallet || null, new Date());
+    return businessSettings(row, primary?.url ?? null, (await findSolanaWallet(tx, id)) ?? null);
   });
   return updated;
 }

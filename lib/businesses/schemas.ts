@@ -5,6 +5,7 @@ import { COIN_NAMES, type CoinName } from "@/domain/coins";
 import { defaultEnabledCoins, servableCoins } from "@/domain/watched-chains";
 import { LIVE_URL_RULE, URL_RULE, URL_SCHEME_PATTERN } from "@/lib/http/rules";
 import { accentColorProblem, MAX_LOGO_BYTES } from "@/domain/brand";
+import { solanaAddressProblem } from "@/lib/wallets/solana";
 
 
 /** Why `key` cannot derive `family`'s addresses on `net`, or null when it can. */
@@ -137,6 +138,19 @@ const settings = {
     examples: [0.5],
   }),
   extendedPublicKeys: ExtendedPublicKeysSchema,
+  solanaWallet: z
+    .string()
+    .trim()
+    .superRefine((v, ctx) => {
+      const problem = v === "" ? null : solanaAddressProblem(v);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    })
+    .nullable()
+    .meta({
+      description:
+        "The business's Solana wallet address: its public key (base58, 32 bytes), where every Solana payment (SOL, USDC, USDT) goes, each told apart by a fresh reference in its Solana Pay transfer request. Only the public address: no secret key or seed phrase is ever asked for. `null` or an empty string removes it. A `live` business offers Solana coins only with one, and with a healthy SOLANA_RPC_URL.",
+      examples: ["9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM"],
+    }),
   emailNotifications: z
     .strictObject({
       receipt: z.boolean(),
@@ -179,6 +193,7 @@ export const CreateBusinessSchema = z
     feePercent: settings.feePercent.optional(),
     underpaymentTolerancePercent: settings.underpaymentTolerancePercent.optional(),
     extendedPublicKeys: settings.extendedPublicKeys.optional(),
+    solanaWallet: settings.solanaWallet.optional(),
     confirmations: settings.confirmations.optional(),
     emailNotifications: settings.emailNotifications.optional(),
     parentBusinessId: z
@@ -220,6 +235,7 @@ export const PatchBusinessSchema = z
     feePercent: settings.feePercent.optional(),
     underpaymentTolerancePercent: settings.underpaymentTolerancePercent.optional(),
     extendedPublicKeys: settings.extendedPublicKeys.optional(),
+    solanaWallet: settings.solanaWallet.optional(),
     confirmations: settings.confirmations.optional(),
     emailNotifications: settings.emailNotifications.optional(),
   })

@@ -2,12 +2,14 @@ import { createHash } from "node:crypto";
 import { base58 } from "@scure/base";
 import type { Db, Tx } from "@/db/client";
 import { claimAddressIndex, listTransfers, upsertCharge } from "@/db/queries/charges";
+import { claimSolanaReference } from "@/db/queries/solana";
+import { newSolanaReference } from "@/lib/wallets/solana";
 import { setSelectedCoin } from "@/db/queries/payments-write";
 import type { Business, PaymentRow } from "@/db/schema";
 import { COINS, type CoinName } from "@/domain/coins";
 import { requiredConfirmations } from "@/lib/chains/confirmations";
 import { deriveAddressForCoin, keyFamilyOf, TEST_EXTENDED_PUBLIC_KEYS } from "@/lib/wallets/derive";
-import { canServeNow } from "@/lib/payments/address-source";
+import { canServeNow, withWalletSources, type WalletSources } from "@/lib/payments/address-source";
 import { liveCoins, type LiveCoin } from "@/lib/chains/health";
 import { quotedUnits, quoteRate } from "@/lib/rates/quote";
 import { conflict, invalidField } from "@/lib/http/errors";
@@ -16,7 +18,7 @@ import { loadForUpdate } from "@/lib/payments/lock";
 import { inTransaction } from "@/db/transaction";
 
 /** Coins this payment can be paid in now: offered at create, and for live businesses on a healthy chain (`live`). */
-export function selectableCoins(payment: PaymentRow, business: Business, live: ReadonlyMap<CoinName, LiveCoin>): CoinName[] {
+export function selectableCoins(payment: PaymentRow, business: Business & WalletSources, live: ReadonlyMap<CoinName, LiveCoin>): CoinName[] {
   return (payment.offeredCoins as CoinName[]).filter((coin) => canServeNow(business, coin, live));
 }
 
@@ -30,9 +32,14 @@ export async function liveCoinsFor(db: Tx, business: Business): Promise<Map<Coin
  * counter shared by all test businesses (no two charges share an address); coins without an
  * xpub family (Solana, Monero, TON) get a simulated address, as only test businesses offer them.
  * Live businesses derive from their own account keys with a counter per key, encoded for the
- * network the coin's node serves.
+ * network the coin's node serves; a live Solana charge is paid to the business's own wallet, the
+ * payment told apart by its Solana Pay reference (selectCoin).
  */
-async function depositAddress(tx: Tx, business: Business, coin: CoinName, liveChains: ReadonlyMap<CoinName, LiveCoin>) {
+async function depositAddress(tx: Tx, business: Business & WalletSources, coin: CoinName, liveChains: ReadonlyMap<CoinName, LiveCoin>) {
+  if (business.mode === "live" && COINS[coin].network === "SOLANA") {
+    if (!business.solanaWallet) throw invalidField("coin", `${coin} is not available: the business has no Solana wallet address`);
+    return { address: business.solanaWallet, scope: null, index: null, walletName: "solana-wallet" };
+  }
   const family = keyFamilyOf(coin);
   const live = business.mode === "live";
   const key = family && (live ? business.extendedPublicKeys[family] : TEST_EXTENDED_PUBLIC_KEYS[family]);
@@ -57,7 +64,9 @@ async function depositAddress(tx: Tx, business: Business, coin: CoinName, liveCh
  */
 export async function selectCoin(db: Db, paymentId: string, coin: string): Promise<PaymentRow> {
   return inTransaction(db, async (tx) => {
-    const { payment, business } = await loadForUpdate(tx, paymentId);
+    const locked = await loadForUpdate(tx, paymentId);
+    const { payment } = locked;
+    const business = await withWalletSources(tx, locked.business);
     const live = await liveCoinsFor(tx, business);
     const coins = selectableCoins(payment, business, live);
     if (!coins.includes(coin as CoinName)) {
@@ -94,6 +103,8 @@ export async function selectCoin(db: Db, paymentId: string, coin: string): Promi
       createdAt: now,
       updatedAt: now,
     });
+    // One reference per payment, kept when another Solana coin is chosen: wallets add it to the transfer, and the watcher asks the node for it.
+    if (info.network === "SOLANA") await claimSolanaReference(tx, paymentId, newSolanaReference(), now);
     const row = await setSelectedCoin(tx, paymentId, { method: info.chargeType, coin: c, at: now });
     await recordEvent(tx, row, "PAYMENT_METHOD_SELECTED", row.status, now);
     return row;

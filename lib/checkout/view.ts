@@ -17,6 +17,8 @@ import type { PaymentStatus } from "@/domain/statuses";
 import { isTerminal } from "@/domain/transitions";
 import type { Business } from "@/db/schema";
 import { selectableCoins } from "./select";
+import { solanaTransferRequest } from "./solana-request";
+import { withWalletSources } from "@/lib/payments/address-source";
 import { brandOf } from "@/lib/businesses/brand";
 
 /**
@@ -61,7 +63,9 @@ export type CheckoutView = {
     rateAt: string | null;
     address: string;
     uri: string;
-    /** A live token charge's contract (ERC-20 or TRC-20): the one token the watcher counts, for the customer to check in the wallet. */
+    /** A Solana Pay transfer request (`uri` carries the payment's reference): a transfer sent by hand without it is matched by amount only. */
+    transferRequest: boolean;
+    /** A live token charge's contract (ERC-20 or TRC-20) or mint (SPL): the one token the watcher counts, for the customer to check in the wallet. */
     tokenContract: string | null;
     paid: string;
     /** What is still due, rounded up to the amount's precision so it can be typed; a wallet sending it leaves nothing due. */
@@ -113,6 +117,7 @@ export async function checkoutView(db: Db, paymentId: string): Promise<CheckoutV
     const pending = transfers.filter((t) => !t.dropped && !t.late);
     const late = transfers.filter((t) => !t.dropped && t.late).reduce((sum, t) => sum + BigInt(t.amount), 0n);
     const due = roundUpToShown(d.due, info.decimals);
+    const solana = await solanaTransferRequest(db, { payment, business, coin, address: charge.address, units: due > 0n ? due : BigInt(charge.quotedUnits), health });
     chargeView = {
       coin,
       name: assetNameOf(info.symbol),
@@ -125,8 +130,9 @@ export async function checkoutView(db: Db, paymentId: string): Promise<CheckoutV
       rateAt: charge.rateFetchedAt?.toISOString() ?? null,
       address: charge.address,
       // After a partial payment the wallet link asks for what is still due.
-      uri: paymentUri(coin, charge.address, due > 0n ? due : BigInt(charge.quotedUnits), evmTarget(health, business, coin)),
-      tokenContract: tokenContractOf(health, business, coin),
+      uri: solana?.uri ?? paymentUri(coin, charge.address, due > 0n ? due : BigInt(charge.quotedUnits), evmTarget(health, business, coin)),
+      transferRequest: solana !== null,
+      tokenContract: solana ? solana.mint : tokenContractOf(health, business, coin),
       paid: unitsToDecimal(d.seen, info.decimals),
       due: unitsToDecimal(due, info.decimals),
       isUnderpaid: d.isUnderpaid,
@@ -136,7 +142,7 @@ export async function checkoutView(db: Db, paymentId: string): Promise<CheckoutV
       late: late > 0n ? unitsToDecimal(late, info.decimals) : null,
     };
   }
-  const offered = selectableCoins(payment, business, liveCoinsOf(health));
+  const offered = selectableCoins(payment, await withWalletSources(db, business), liveCoinsOf(health));
   // While a coin can still be chosen (or changed), coins no fresh rate can price are shown as temporarily unavailable.
   const choosable = payment.status === "AWAITING_PAYMENT" && transfers.length === 0;
   const unquotable = choosable ? await unquotableCoins(db, business, offered, payment.currency) : new Set<CoinName>();

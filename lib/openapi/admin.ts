@@ -36,6 +36,7 @@ export const BusinessSchema = z
     underpaymentTolerancePercent: z.number(),
     parentBusinessId: id.nullable(),
     extendedPublicKeys: z.record(z.string(), z.string()).meta({ description: "Account extended public keys by key family." }),
+    solanaWallet: z.string().nullable().meta({ description: "The Solana wallet address (a public key) Solana payments go to; null when none is set." }),
     confirmations: z.record(z.string(), z.number().int()).meta({ description: "Confirmations per coin replacing the coins' defaults; {} when none." }),
     emailNotifications: z
       .object({ receipt: z.boolean(), detected: z.boolean(), underpaid: z.boolean(), expired: z.boolean() })

@@ -4,8 +4,22 @@ import type { LiveCoin } from "@/lib/chains/health";
 import type { CoinName } from "@/domain/coins";
 import { keyFamilyOf, networkOfFamily, validateExtendedPublicKey } from "@/lib/wallets/derive";
 import { watchedChainOf, type WatchedChain } from "@/domain/watched-chains";
+import type { Tx } from "@/db/client";
+import { findSolanaWallet } from "@/db/queries/solana";
 
-type Source = Pick<Business, "mode" | "extendedPublicKeys">;
+/**
+ * The merchant wallets a business gave beside its extended public keys, kept in tables of their
+ * own (db/schema/solana.ts): read for a business by `withWalletSources`.
+ */
+export type WalletSources = { solanaWallet?: string | null };
+
+type Source = Pick<Business, "mode" | "extendedPublicKeys"> & WalletSources;
+
+/** The business with its own wallets' addresses, for the checks below (a live business's only: test ones pay the simulator). */
+export async function withWalletSources<B extends Pick<Business, "id" | "mode">>(db: Tx, business: B): Promise<B & WalletSources> {
+  if (business.mode !== "live") return business;
+  return { ...business, solanaWallet: (await findSolanaWallet(db, business.id)) ?? null };
+}
 
 const CHAIN_NAMES: Record<WatchedChain, string> = { BITCOIN: "Bitcoin", LITECOIN: "Litecoin", BITCOIN_CASH: "Bitcoin Cash", ETHEREUM: "Ethereum", TRON: "TRON", SOLANA: "Solana" };
 
@@ -22,6 +36,8 @@ export function addressSourceProblem(business: Source, coin: CoinName): string |
   if (chain === null) return "this service watches no chain of it";
   // lib/config names each chain's node variable after the chain.
   if (config().chains.rpcUrls[chain] === undefined) return `no ${CHAIN_NAMES[chain]} node is configured (${chain}_RPC_URL)`;
+  // Solana is paid to the merchant's one wallet, each payment told apart by its reference: no key derives addresses.
+  if (chain === "SOLANA") return business.solanaWallet ? null : "no Solana wallet address (solanaWallet)";
   const family = keyFamilyOf(coin);
   if (family === null || !business.extendedPublicKeys[family]) return `no extended public key (extendedPublicKeys.${family ?? chain})`;
   return null;
@@ -39,6 +55,7 @@ export function hasAddressSource(business: Source, coin: CoinName): boolean {
 export function canServeNow(business: Source, coin: CoinName, live: ReadonlyMap<CoinName, LiveCoin>): boolean {
   if (business.mode === "test") return true;
   const on = live.get(coin);
+  if (watchedChainOf(coin) === "SOLANA") return Boolean(on && business.solanaWallet);
   const family = keyFamilyOf(coin);
   const key = family && business.extendedPublicKeys[family];
   if (!on || !family || !key) return false;

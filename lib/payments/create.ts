@@ -4,7 +4,7 @@ import { insertPaymentWithCustomer } from "@/db/queries/payments-write";
 import { announceEvent } from "./state-machine";
 import type { Business } from "@/db/schema";
 import type { CoinName } from "@/domain/coins";
-import { addressSourceProblem, hasAddressSource } from "@/lib/payments/address-source";
+import { addressSourceProblem, hasAddressSource, withWalletSources, type WalletSources } from "@/lib/payments/address-source";
 import { config } from "@/lib/config";
 import { ipLocationColumns } from "@/lib/geo/ip-location";
 import { ApiError, invalidField } from "@/lib/http/errors";
@@ -27,7 +27,7 @@ function requestedCoins(methods: NonNullable<CreatePaymentRequest["paymentMethod
  * D8: the business's enabled coins that it has an address source for, narrowed by
  * `paymentMethods` when given.
  */
-export function offeredCoins(business: Business, methods: CreatePaymentRequest["paymentMethods"]): CoinName[] {
+export function offeredCoins(business: Business & WalletSources, methods: CreatePaymentRequest["paymentMethods"]): CoinName[] {
   const enabled = (business.enabledCoins as CoinName[]).filter((c) => hasAddressSource(business, c));
   if (!methods) return enabled;
   const allowed = new Set<string>(requestedCoins(methods));
@@ -39,7 +39,7 @@ export function offeredCoins(business: Business, methods: CreatePaymentRequest["
  * with the reason it is not offered, coins with the same reason together, so the merchant sees
  * what to change ("BITCOIN: no Bitcoin node is configured (BITCOIN_RPC_URL)").
  */
-function noCoinProblem(business: Business, methods: CreatePaymentRequest["paymentMethods"]): string {
+function noCoinProblem(business: Business & WalletSources, methods: CreatePaymentRequest["paymentMethods"]): string {
   const enabled = new Set<string>(business.enabledCoins);
   const considered = methods ? requestedCoins(methods) : (business.enabledCoins as CoinName[]);
   if (considered.length === 0) return "names no coin: name at least one coin this business has enabled";
@@ -72,8 +72,9 @@ export async function createPayment(
   // D7 for a test business in production (a live one's URLs are checked by its schema).
   const notifyProblem = body.notifyUrl ? webhookUrlProblem(body.notifyUrl, business.mode) : null;
   if (notifyProblem) throw invalidField("notifyUrl", notifyProblem);
-  const coins = offeredCoins(business, body.paymentMethods);
-  if (coins.length === 0) throw invalidField("paymentMethods", noCoinProblem(business, body.paymentMethods));
+  const sources = await withWalletSources(db, business);
+  const coins = offeredCoins(sources, body.paymentMethods);
+  if (coins.length === 0) throw invalidField("paymentMethods", noCoinProblem(sources, body.paymentMethods));
   const id = randomUUID();
   const now = new Date();
   const expiresAt = new Date(now.getTime() + business.paymentLifetimeSeconds * 1000);

@@ -26,3 +26,26 @@ export function newSolanaReference(): string {
   return getAddressDecoder().decode(randomBytes(32));
 }
 
+
+/** A Solana Pay transfer request's fields (anza-xyz/solana-pay SPEC.md, "Transfer request"). */
+export type TransferRequest = {
+  recipient: string;
+  /** In whole SOL or tokens, a plain decimal (the spec forbids scientific notation). */
+  amount: string;
+  /** The mint of an SPL token; absent for SOL. */
+  splToken?: string;
+  reference?: string;
+  label?: string;
+  message?: string;
+};
+
+/**
+ * The transfer request URI a Solana wallet opens (link or QR code):
+ * `solana:<recipient>?amount=…&spl-token=…&reference=…&label=…&message=…`, label and message
+ * percent-encoded UTF-8 as the spec says (a space is %20, never "+").
+ */
+export function solanaPayUri(r: TransferRequest): string {
+  const q: [string, string | undefined][] = [["amount", r.amount], ["spl-token", r.splToken], ["reference", r.reference], ["label", r.label], ["message", r.message]];
+  const query = q.filter(([, v]) => v !== undefined && v !== "").map(([k, v]) => `${k}=${encodeURIComponent(v!)}`);
+  return `solana:${r.recipient}${query.length ? `?${query.join("&")}` : ""}`;
+}
