@@ -19,7 +19,7 @@ set -euo pipefail
 
 PROXIES="${1:-both}"
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-APP_DIR="${APP_DIR:-$(dirname "$HERE")}"
+export APP_DIR="${APP_DIR:-$(dirname "$HERE")}"
 SERVICE_PORT="${SERVICE_PORT:-3900}"
 PROXY_PORT="${PROXY_PORT:-8943}"
 PROXY_IP=127.0.0.2
@@ -31,7 +31,7 @@ PIDS=()
 cleanup() {
   for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
   wait 2>/dev/null || true
-  rm -rf "$WORK"
+  rm -rf "$WORK" "${STATE:-}"
 }
 trap cleanup EXIT
 
@@ -85,13 +85,43 @@ if [[ $PROXIES != caddy ]]; then
 fi
 
 # --- 3. A run behind the proxy -------------------------------------------------------------------
+# The unit's StateDirectory: outside /tmp, which the confinement below replaces.
+STATE="$(mktemp -d /var/lib/payments-check.XXXXXX)"
 ADMIN_TOKEN="check-$(openssl rand -hex 16)"
 export PORT="$SERVICE_PORT" PUBLIC_BASE_URL="https://$PROXY_IP:$PROXY_PORT" TRUSTED_PROXIES=127.0.0.1 \
   ADMIN_TOKEN API_KEY_SECRET="$(openssl rand -base64 48)" METRICS_TOKEN="$(openssl rand -hex 24)" \
-  DATA_DIR="$WORK/data" RATES_FILE="$APP_DIR/test/fixtures/pinned-rates.json" SHUTDOWN_TIMEOUT_SECONDS=10
-if [[ -n ${DATABASE_URL:-} ]]; then where="PostgreSQL at ${DATABASE_URL##*@}: production"; else where="the embedded database in $WORK/data"; fi
-say "node scripts/start.mjs   (the unit's ExecStart: 127.0.0.1:$SERVICE_PORT, $where)"
-(cd "$APP_DIR" && exec "$node_bin" scripts/start.mjs) > "$WORK/service.log" 2>&1 &
+  DATA_DIR="$STATE" RATES_FILE="$APP_DIR/test/fixtures/pinned-rates.json" SHUTDOWN_TIMEOUT_SECONDS=10
+
+# The unit's confinement, emulated (systemd is not PID 1 here, so it cannot run the unit itself):
+# a private mount namespace whose file system is read-only except DATA_DIR and the build's cache
+# (ProtectSystem=strict, StateDirectory, ReadWritePaths), with a private /tmp (PrivateTmp), empty
+# /root and /home (ProtectHome), run as an unprivileged user that cannot gain privileges (User=,
+# NoNewPrivileges). A write anywhere else fails, and the log is searched for such failures below.
+CONFINED=no
+if [[ $(id -u) == 0 ]] && command -v unshare > /dev/null && command -v setpriv > /dev/null; then CONFINED=yes; fi
+# Replaces the calling (sub)shell, so that the signal systemd would send reaches start.mjs itself.
+exec_confined() {
+  if [[ $CONFINED != yes ]]; then exec "$@"; fi
+  chown 65534:65534 "$STATE"
+  # shellcheck disable=SC2016 # expanded by the inner shell
+  HOME="$APP_DIR" exec unshare -m --propagation private -- bash -c '
+    set -e
+    mount --bind "$DATA_DIR" "$DATA_DIR"
+    if [[ -d $APP_DIR/.next/cache ]]; then mount --bind "$APP_DIR/.next/cache" "$APP_DIR/.next/cache"; fi
+    mount --rbind / / && mount -o remount,bind,ro /
+    # A build under /tmp is carried over the private /tmp.
+    if [[ $APP_DIR == /tmp/* ]]; then mount --rbind "$APP_DIR" /mnt; fi
+    mount -t tmpfs -o mode=1777 tmpfs /tmp
+    if [[ $APP_DIR == /tmp/* ]]; then mkdir -p "$APP_DIR" && mount --rbind /mnt "$APP_DIR"; fi
+    mount -t tmpfs -o ro,mode=0755 tmpfs /root && mount -t tmpfs -o ro,mode=0755 tmpfs /home
+    cd "$APP_DIR"
+    exec setpriv --reuid=65534 --regid=65534 --clear-groups --no-new-privs -- "$@"' exec_confined "$@"
+}
+
+if [[ -n ${DATABASE_URL:-} ]]; then where="PostgreSQL at ${DATABASE_URL##*@}: production"; else where="the embedded database in $STATE"; fi
+[[ $CONFINED == yes ]] && confinement=", confined as the unit (read-only file system but $STATE, private /tmp, user nobody)" || confinement=""
+say "node scripts/start.mjs   (the unit's ExecStart: 127.0.0.1:$SERVICE_PORT, $where$confinement)"
+(cd "$APP_DIR" && exec_confined "$node_bin" scripts/start.mjs) > "$WORK/service.log" 2>&1 &
 SERVICE_PID=$!
 PIDS+=("$SERVICE_PID")
 for _ in $(seq 1 120); do
@@ -202,8 +232,14 @@ say "kill -TERM $SERVICE_PID   (as systemctl stop: SIGTERM to start.mjs, KillMod
 kill -TERM "$SERVICE_PID"
 code=0
 wait "$SERVICE_PID" || code=$?
-grep -E '\[server\]|stopped' "$WORK/service.log" | tail -3 || true
+# The server's last lines, JSON (LOG_FORMAT=json under npm start) or not: their message.
+grep -E '\[server\]|stopped' "$WORK/service.log" | tail -3 | sed -E 's/^\{.*"msg":"([^"]*)".*$/\1/' || true
 echo "service exit code: $code"
 [[ $code == 0 ]] || fail "the service did not stop cleanly"
+if grep -E 'EROFS|EACCES|read-only file system|permission denied' -i "$WORK/service.log"; then
+  fail "the service tried to write where the unit does not let it"
+fi
+[[ $CONFINED == yes ]] && echo "no write outside DATA_DIR and the build's cache was refused in the service's log"
+cp "$WORK/service.log" "${TMPDIR:-/tmp}/payments-check-service.log" && echo "the service's log: ${TMPDIR:-/tmp}/payments-check-service.log"
 echo
 echo "All deployment checks passed."

@@ -62,7 +62,7 @@ export async function doctor(argv: string[], io: Io): Promise<number> {
   // Each check waits for its own servers; asked together, the slowest bounds the run.
   const groups = await Promise.all([
     checkDatabase(config, env, CHECK_TIMEOUT_MS),
-    checkChains(config, CHECK_TIMEOUT_MS),
+    checkChains(config, env, CHECK_TIMEOUT_MS),
     checkRates(config, CHECK_TIMEOUT_MS),
     checkSmtp(config, CHECK_TIMEOUT_MS),
     checkPublicUrl(config, CHECK_TIMEOUT_MS),

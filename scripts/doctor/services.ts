@@ -16,7 +16,7 @@ import { fail, networkFix, ok, reasonOf, warn, withTimeout, type CheckLine } fro
  */
 
 /** Every configured chain's node: reachable, and which network it serves. */
-export async function checkChains(config: Config, timeoutMs: number): Promise<CheckLine[]> {
+export async function checkChains(config: Config, env: Record<string, string | undefined>, timeoutMs: number): Promise<CheckLine[]> {
   const nodes = Object.entries(config.chains.rpcUrls) as [WatchedChain, string][];
   if (nodes.length === 0) {
     const detail = "none configured: test businesses only (no live payments)";
@@ -26,18 +26,23 @@ export async function checkChains(config: Config, timeoutMs: number): Promise<Ch
     nodes.map(async ([chain, url]): Promise<CheckLine> => {
       const name = `${chain} node`;
       const where = endpointOf(url);
+      // The variable that set it, for the advice: BITCOIN_RPC_URL, or a chain's own name for it
+      // (the shortest match, so BITCOIN_CASH_RPC_URL never stands for BITCOIN).
+      const [variable = `${chain}_RPC_URL`] = Object.keys(env)
+        .filter((k) => k.startsWith(`${chain}_`) && env[k]?.trim() === url)
+        .sort((a, b) => a.length - b.length);
       try {
         const id = await withTimeout(driverFor(chain, url, config.chains).identify(), timeoutMs);
         const network = `${id.network === "main" ? "mainnet" : `the ${id.network} network`}${id.chainId !== null ? ` (chain id ${id.chainId})` : ""}`;
         const detail = `${where} answers: ${network}; coins ${id.coins.join(", ") || "none"}`;
         if (config.production && id.network !== "main") {
-          return warn(name, detail, `live businesses are paid there in coins of no value: point ${chain}_RPC_URL at a mainnet node to take real money`);
+          return warn(name, detail, `live businesses are paid there in coins of no value: point ${variable} at a mainnet node to take real money`);
         }
         return ok(name, detail);
       } catch (e) {
         const reason = reasonOf(e);
         const text = reason.text.split(url).join(where);
-        return fail(name, `${where}: ${text}`, networkFix(reason, "the node") ?? `check ${chain}_RPC_URL (address, credentials) and the node's log`);
+        return fail(name, `${where}: ${text}`, networkFix(reason, "the node") ?? `check ${variable} (address, credentials) and the node's log`);
       }
     }),
   );
