@@ -14,6 +14,8 @@ import postgres from "postgres";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run } from "../scripts/admin-cli";
+import { startAnvil } from "./chains/nodes/anvil";
+import { startMarketMock } from "./rates/market-mock";
 
 /*
  * `npm run admin -- doctor` against real servers on loopback: PGlite served over TCP as a
@@ -156,6 +158,36 @@ describe("npm run admin -- doctor", () => {
     expect(r.out.join("\n")).not.toMatch(/rpc-secret|smtp-secret|db-secret|rpcuser|mailer:/);
     expect(r.code).toBe(1);
   }, 30_000);
+
+  it("asks a real node which network it serves, and each rate provider for prices", async () => {
+    // anvil (Ethereum's development node, chain id 31337) and the providers' documented APIs served locally (test/rates/market-mock.ts).
+    const [anvil, market, closed] = await Promise.all([startAnvil(), startMarketMock(), freePort()]);
+    try {
+      const env: Record<string, string> = {
+        ...healthyEnv(),
+        ETHEREUM_RPC_URL: anvil.url,
+        RATE_PROVIDERS: "kraken,coinbase",
+        KRAKEN_BASE_URL: market.baseUrl,
+        COINBASE_BASE_URL: `http://127.0.0.1:${closed}`,
+      };
+      delete env.RATES_FILE;
+      const r = await doctor(env);
+      // A test network in production: it answers, and the doctor says its coins are worth nothing.
+      expect(r.line("ETHEREUM node")).toMatch(
+        new RegExp(`^WARN +ETHEREUM node +${anvil.url.replace(/\./g, "\\.")} answers: the \\w+ network \\(chain id 31337\\); coins ETHEREUM\\b.* → live businesses are paid there in coins of no value: point ETHEREUM_RPC_URL at a mainnet node`),
+      );
+      expect(r.line("rates: kraken")).toMatch(/^OK +rates: kraken +\d+ coins priced in USD, \d+ currencies, in \d+ ms$/);
+      expect(r.line("rates: coinbase")).toMatch(/^WARN +rates: coinbase +.*ECONNREFUSED.*; quotes use the other providers → nothing listens there/);
+      expect(r.code).toBe(0);
+
+      const none = await doctor({ ...env, KRAKEN_BASE_URL: `http://127.0.0.1:${closed}` });
+      expect(none.line("rates: kraken")).toMatch(/^FAIL +rates: kraken +.*ECONNREFUSED.*; no provider answers, so live businesses cannot quote/);
+      expect(none.line("rates: coinbase")).toMatch(/^FAIL +rates: coinbase /);
+      expect(none.code).toBe(1);
+    } finally {
+      await Promise.all([anvil.stop(), market.close()]);
+    }
+  }, 60_000);
 
   it("lists every configuration problem and stops there", async () => {
     const r = await doctor({ ...healthyEnv(), PORT: "eighty", SHUTDOWN_TIMEOUT_SECONDS: "0" });
