@@ -7,6 +7,7 @@
 #      /healthz, /readyz, the admin API and /metrics kept off the proxy, a payment created through
 #      it, its checkout page opened from another address (127.0.0.3) with a forged
 #      X-Forwarded-For, the address the service recorded, `npm run admin -- doctor`, and a clean stop.
+#      Run as root, the service runs confined as the unit would confine it (below).
 #
 # Usage: deploy/check.sh [caddy|nginx|both]          (default: both)
 # Environment:
@@ -43,7 +44,8 @@ node_bin="$(command -v node)" || fail "node is not on PATH (. scripts/node24.sh)
 echo "Deployment check: app $APP_DIR, node $("$node_bin" --version), $(caddy version | cut -d' ' -f1) (caddy), $(nginx -v 2>&1 | cut -d/ -f2) (nginx), $(systemd-analyze --version | head -1)"
 
 # --- 1. The unit -------------------------------------------------------------------------------
-# The unit's ExecStart names /usr/local/bin/node; verified with the node this machine has there.
+# The unit's ExecStart names /usr/local/bin/node; verified with this machine's node in its place
+# (systemd-analyze checks that the program exists).
 sed "s#^ExecStart=/usr/local/bin/node #ExecStart=$node_bin #" "$HERE/payments.service" > "$WORK/payments.service"
 run systemd-analyze verify "$WORK/payments.service"
 echo "unit OK (ExecStart's node: $node_bin)"
@@ -86,7 +88,7 @@ fi
 
 # --- 3. A run behind the proxy -------------------------------------------------------------------
 # The unit's StateDirectory: outside /tmp, which the confinement below replaces.
-STATE="$(mktemp -d /var/lib/payments-check.XXXXXX)"
+STATE="$(mktemp -d /var/lib/payments-check.XXXXXX 2> /dev/null || mktemp -d "$WORK/state.XXXXXX")"
 ADMIN_TOKEN="check-$(openssl rand -hex 16)"
 export PORT="$SERVICE_PORT" PUBLIC_BASE_URL="https://$PROXY_IP:$PROXY_PORT" TRUSTED_PROXIES=127.0.0.1 \
   ADMIN_TOKEN API_KEY_SECRET="$(openssl rand -base64 48)" METRICS_TOKEN="$(openssl rand -hex 24)" \
