@@ -32,7 +32,8 @@ const agoFrom = (now: Date) => (iso: string | null) =>
 /** The node's network, with its chain id where it has one, and TRON's network name (mainnet, Nile, Shasta or private). */
 function networkCell(r: ChainRow): string {
   if (r.network === null) return "-";
-  if (r.chainId === null) return r.network;
+  // A chain named without an id (a private Solana cluster) still says which it is.
+  if (r.chainId === null) return r.networkName ? `${r.network} (${r.networkName})` : r.network;
   const name = r.networkName;
   return `${r.network} (${name ? `${name}, ` : ""}${r.chainId})`;
 }

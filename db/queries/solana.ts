@@ -2,7 +2,7 @@ import { and, asc, eq, gte, inArray, notInArray, or, sql } from "drizzle-orm";
 import type { Tx } from "../client";
 import type { CoinName } from "@/domain/coins";
 import { TERMINAL_STATUSES, type PaymentStatus } from "@/domain/statuses";
-import { businesses, charges, payments, solanaReferences, solanaUnmatched, solanaWallets } from "../schema";
+import { businesses, charges, payments, solanaReferences, solanaUnmatched, solanaWallets, transfers } from "../schema";
 
 /** A business's Solana wallet address, or undefined when it gave none. */
 export async function findSolanaWallet(tx: Tx, businessId: number): Promise<string | undefined> {
@@ -118,3 +118,39 @@ export async function recordUnmatched(tx: Tx, row: typeof solanaUnmatched.$infer
 export async function listUnmatched(tx: Tx, businessId: number) {
   return tx.select().from(solanaUnmatched).where(eq(solanaUnmatched.businessId, businessId)).orderBy(sql`${solanaUnmatched.seenAt} desc`);
 }
+
+/** Which of `keys` are payments' references: a transaction naming one is the reference polling's, not the sweep's. */
+export async function referencesAmong(tx: Tx, keys: readonly string[]): Promise<Set<string>> {
+  if (!keys.length) return new Set();
+  const rows = await tx.select({ reference: solanaReferences.reference }).from(solanaReferences).where(inArray(solanaReferences.reference, [...keys]));
+  return new Set(rows.map((r) => r.reference));
+}
+
+/** Whether any payment already has a transfer by this signature (the reference polling recorded it). */
+export async function signatureRecorded(tx: Tx, signature: string): Promise<boolean> {
+  const [row] = await tx.select({ id: transfers.id }).from(transfers).where(eq(transfers.txId, signature)).limit(1);
+  return row !== undefined;
+}
+
+/**
+ * A live business's open charges in `coin` paid to `address` that still await money (no transfer
+ * yet, or underpaid), with what they are due: quoted minus what their standing transfers brought.
+ */
+export async function openChargesDue(tx: Tx, businessId: number, coin: CoinName, address: string): Promise<(WatchedChargeRow & { due: bigint })[]> {
+  const rows = await tx
+    .select({
+      paymentId: charges.paymentId,
+      address: charges.address,
+      coin: sql<CoinName>`${charges.coin}`,
+      status: payments.status,
+      quotedUnits: charges.quotedUnits,
+      seen: sql<string>`coalesce((select sum(${transfers.amount}) from ${transfers} where ${transfers.paymentId} = ${charges.paymentId} and not ${transfers.dropped} and not ${transfers.late}), 0)`,
+    })
+    .from(charges)
+    .innerJoin(payments, eq(payments.id, charges.paymentId))
+    .innerJoin(businesses, eq(businesses.id, payments.businessId))
+    .where(and(eq(sql`coalesce(${payments.onBehalfOfBusinessId}, ${payments.businessId})`, businessId), eq(businesses.mode, "live"), eq(charges.coin, coin), eq(charges.address, address), inArray(payments.status, ["AWAITING_PAYMENT", "UNDERPAID"])));
+  return rows.map(({ quotedUnits, seen, ...c }) => ({ ...c, due: BigInt(quotedUnits) - BigInt(String(seen).split(".")[0]) }));
+}
+
+type WatchedChargeRow = { paymentId: string; address: string; coin: CoinName; status: PaymentStatus };

@@ -5,10 +5,12 @@ import { isDue, pollIntervalMs } from "@/lib/chains/solana/follower";
 import { solanaDriver } from "@/lib/chains/solana/driver";
 import { SPL_MINTS } from "@/domain/solana";
 import { networkNameOf } from "@/domain/watched-chains";
+import { chainsTable } from "../../scripts/admin-tables";
 import { reconcilePayment } from "@/lib/payments/reconcile";
 import { oneChainFileAtATime } from "../serial";
 import { DEVNET_GENESIS, startSolanaNode, type SolanaNode } from "./nodes/solana-node";
 import { SolanaWallet } from "./nodes/solana-wallet";
+import { log } from "@/lib/log/logger.mjs";
 import { freshSolanaCursor, solanaLivePayment, solanaWatcher } from "./solana-live-payment";
 
 /**
@@ -32,7 +34,7 @@ describe("Solana driver: identifying the node", () => {
   afterAll(async () => Promise.all(nodes.map((n) => n.close())));
 
   it("reads the cluster from the genesis hash: mainnet-beta is main, devnet test, any other a private development cluster", async () => {
-    vi.spyOn(console, "error").mockImplementation(() => {});
+    vi.spyOn(log, "error").mockImplementation(() => {});
     const mainnet = await started(MAINNET_GENESIS);
     // The built-in mainnet mints do not exist on this node: both are refused, SOL stays.
     expect(await solanaDriver(mainnet.url, { tokenMints: {} }).identify()).toMatchObject({ network: "main", chainId: 101, coins: ["SOLANA"] });
@@ -43,6 +45,10 @@ describe("Solana driver: identifying the node", () => {
     const own = await started();
     expect(await solanaDriver(own.url, { tokenMints: {} }).identify()).toMatchObject({ network: "regtest", chainId: null, coins: ["SOLANA"] });
     expect(networkNameOf("SOLANA", null)).toBe("private");
+    // npm run admin -- chains names the cluster.
+    const row = { chain: "SOLANA", state: "healthy", endpoint: own.url, tip: 5, cursor: 5, lag: 0, lastTickAt: null, tipChangedAt: null, lastError: null, lastErrorAt: null, coins: ["SOLANA"] };
+    expect(chainsTable([{ ...row, network: "regtest", chainId: null, networkName: "private" }])).toMatch(/SOLANA\s+healthy\s+regtest \(private\)/);
+    expect(chainsTable([{ ...row, network: "main", chainId: 101, networkName: "mainnet-beta" }])).toMatch(/main \(mainnet-beta, 101\)/);
     vi.restoreAllMocks();
   });
 
@@ -51,15 +57,15 @@ describe("Solana driver: identifying the node", () => {
     const issuer = await SolanaWallet.funded(node.url);
     const usdc = await issuer.createMint(6);
     const nine = await issuer.createMint(9);
-    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    const errors = vi.spyOn(log, "error").mockImplementation(() => {});
     const id = await solanaDriver(node.url, { tokenMints: { SOL_USD_COIN: usdc, SOL_TETHER: nine } }).identify();
     expect(id.coins).toEqual(["SOLANA", "SOL_USD_COIN"]);
-    expect(errors.mock.calls.map((c) => String(c.at(-1)))).toEqual([expect.stringContaining(`SOL_TETHER is not offered: the mint ${nine} is refused: it has 9 decimals, SOL_TETHER has 6`)]);
+    expect(errors.mock.calls.map((c) => String(c[1]))).toEqual([expect.stringContaining(`SOL_TETHER is not offered: the mint ${nine} is refused: it has 9 decimals, SOL_TETHER has 6`)]);
     errors.mockClear();
     // A wallet is no mint: it belongs to the System program.
     const wallet = await solanaDriver(node.url, { tokenMints: { SOL_USD_COIN: issuer.address } }).identify();
     expect(wallet.coins).toEqual(["SOLANA"]);
-    expect(String(errors.mock.calls[0]?.at(-1))).toMatch(/belongs to 11111111111111111111111111111111, not the SPL Token program/);
+    expect(String(errors.mock.calls[0]?.[1])).toMatch(/belongs to 11111111111111111111111111111111, not the SPL Token program/);
     vi.restoreAllMocks();
     expect(SPL_MINTS.SOL_USD_COIN).toBe("EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v");
   });

@@ -23,8 +23,17 @@ const WEEK = 7 * 86_400_000;
  * payment a reference, and it turns live (the watcher follows live businesses' charges only).
  * `retire` (the file's oneChainFileAtATime handle) turns it back to test mode at the file's end.
  */
-export async function solanaLivePayment(db: Db, coin: CoinName, wallet: string, retire: (businessId: number) => void, input: Partial<CreateBusinessInput> = {}) {
-  const business = await newBusiness({ paymentLifetimeSeconds: DAY_SECONDS, enabledCoins: [coin], ...input });
+export async function solanaLivePayment(
+  db: Db,
+  coin: CoinName,
+  wallet: string,
+  retire: (businessId: number) => void,
+  input: Partial<CreateBusinessInput> = {},
+  /** Another payment of this business (its coins enabled): it turns test for the choice, live again after. */
+  of?: Awaited<ReturnType<typeof newBusiness>>,
+) {
+  const business = of ?? (await newBusiness({ paymentLifetimeSeconds: DAY_SECONDS, enabledCoins: [coin], ...input }));
+  if (of) await db.update(businesses).set({ mode: "test" }).where(eq(businesses.id, of.businessId));
   const { id } = await createPayment(business);
   await selectCoin(db, id, coin);
   await db.update(charges).set({ address: wallet }).where(eq(charges.paymentId, id));

@@ -15,6 +15,7 @@ import { freePort } from "../chains/nodes/free-port";
 import { startSolanaNode, type SolanaNode } from "../chains/nodes/solana-node";
 import { parseTransferRequest, SolanaWallet } from "../chains/nodes/solana-wallet";
 import { freshSolanaCursor } from "../chains/solana-live-payment";
+import { log } from "@/lib/log/logger.mjs";
 
 /**
  * Live businesses paid on Solana, with SOLANA_RPC_URL naming a fake Solana node (LiteSVM behind
@@ -48,7 +49,7 @@ describe("Solana payments of live businesses", () => {
     expect(config().chains.rpcUrls.SOLANA).toBe(node.url);
     db = await getDb();
     await freshSolanaCursor(db);
-    vi.spyOn(console, "info").mockImplementation(() => {});
+    vi.spyOn(log, "info").mockImplementation(() => {});
     const [solana] = await follow();
     expect(solana).toMatchObject({ chain: "SOLANA", net: "regtest", lastError: null, lastResult: { followed: true } });
   });

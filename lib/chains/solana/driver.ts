@@ -4,7 +4,9 @@ import { coinsOfChain } from "@/domain/watched-chains";
 import type { ChainNet } from "@/lib/wallets/derive";
 import type { ChainDriver } from "../adapter";
 import { followSolana } from "./follower";
+import { SWEEP_EVERY_MS } from "./sweep";
 import { readCluster, readMintDecimals, solanaClient } from "./rpc";
+import { log } from "@/lib/log/logger.mjs";
 
 /** mainnet-beta is the main network, devnet and testnet test networks; a private cluster (a local validator) a development chain. */
 export function solanaNetOf(chainId: number | null): ChainNet {
@@ -17,12 +19,14 @@ export function solanaNetOf(chainId: number | null): ChainNet {
  * Token program with the catalogue's decimals, as an ERC-20 contract must answer decimals(): a
  * wrong mint would be paid a thousandfold wrong or never, so it is refused with a logged reason
  * and its coin not offered. The first tick of a process asks about every watched reference
- * (downtime catch-up); later ticks follow each reference's backoff.
+ * (downtime catch-up); later ticks follow each reference's backoff, and every SWEEP_EVERY_MS one
+ * also sweeps the merchants' wallets for payments that came without a reference.
  */
 export function solanaDriver(url: string, o: { tokenMints: Partial<Record<SplCoin, string>> }): ChainDriver {
   const rpc = solanaClient(url);
   const mints = new Map<CoinName, string>();
   let caughtUp = false;
+  let sweptAt = 0;
   return {
     async identify() {
       const { chainId } = await readCluster(rpc);
@@ -33,7 +37,7 @@ export function solanaDriver(url: string, o: { tokenMints: Partial<Record<SplCoi
         const got = await readMintDecimals(rpc, mint).catch((e: Error) => e);
         if (got !== want) {
           const why = got instanceof Error ? got.message.split("\n")[0] : `it has ${got} decimals, ${coin} has ${want}`;
-          console.error(`[watcher SOLANA] ${coin} is not offered: the mint ${mint} is refused: ${why}`);
+          log.error({ component: "watcher", chain: "SOLANA", coin, mint }, `${coin} is not offered: the mint ${mint} is refused: ${why}`);
           continue;
         }
         accepted[coin] = mint;
@@ -42,8 +46,13 @@ export function solanaDriver(url: string, o: { tokenMints: Partial<Record<SplCoi
       return { network: solanaNetOf(chainId), chainId, coins: coinsOfChain("SOLANA", accepted), tokens: new Map() };
     },
     async tick(db, id, t) {
-      const result = await followSolana(db, { rpc, net: id.network, owner: t.owner, lateWindowMs: t.lateWindowMs, leaseMs: t.leaseMs, now: t.now, decide: t.decide, mints, all: !caughtUp });
-      if (result.followed) caughtUp = true;
+      const now = t.now().getTime();
+      const sweep = now - sweptAt >= SWEEP_EVERY_MS;
+      const result = await followSolana(db, { rpc, net: id.network, owner: t.owner, lateWindowMs: t.lateWindowMs, leaseMs: t.leaseMs, now: t.now, decide: t.decide, mints, all: !caughtUp, sweep });
+      if (result.followed) {
+        caughtUp = true;
+        if (sweep) sweptAt = now;
+      }
       return result;
     },
     // The first tick after a start already asked the node about every watched reference (`all`).

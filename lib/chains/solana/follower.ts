@@ -5,6 +5,7 @@ import { COIN_NAMES, COINS, type CoinName } from "@/domain/coins";
 import { isTerminal } from "@/domain/transitions";
 import { CursorWalk, type FollowerOptions, type FollowResult } from "../cursor-walk";
 import { accountKeysOf, creditOf, type Recipient } from "./credit";
+import { sweepWallets } from "./sweep";
 import { blockhashAt, finalizedSlot, readTransaction, signaturesSince, tokenAccountOf, TOKEN_PROGRAM, type SolanaClient } from "./rpc";
 
 /** Every coin paid on Solana: SOL and the SPL tokens. */
@@ -41,6 +42,8 @@ export type SolanaFollowOptions = FollowerOptions & {
   mints: ReadonlyMap<CoinName, string>;
   /** Ask about every watched reference, whatever its backoff: the first tick after a start (downtime catch-up). */
   all?: boolean;
+  /** Sweep the merchants' wallets for payments without a reference (sweep.ts) in this tick. */
+  sweep?: boolean;
 };
 
 /** Where `r`'s coin is paid: its wallet's lamports, or its wallet's associated token account for the coin's mint. Null: no mint accepted for the coin. */
@@ -61,7 +64,8 @@ async function recipientOf(r: WatchedReference, mints: ReadonlyMap<CoinName, str
  *    getSignaturesForAddress(reference) for signatures newer than the last one read, and reads
  *    each successful one's transaction: what it credited the charge's recipient (credit.ts) is
  *    recorded once as a transfer whose id is the signature, in the block of its slot;
- * 3. moves the cursor to the finalized slot and lets the detection step decide.
+ * 3. with `sweep`, reads the merchants' wallets for payments that came without a reference (sweep.ts);
+ * 4. moves the cursor to the finalized slot and lets the detection step decide.
  * Transactions with `err` set (failed, fee paid, nothing moved) are passed over.
  */
 export async function followSolana(db: Db, o: SolanaFollowOptions): Promise<FollowResult> {
@@ -95,6 +99,7 @@ export async function followSolana(db: Db, o: SolanaFollowOptions): Promise<Foll
     const newest = rows.filter((row) => row.slot <= tip).at(-1)?.signature ?? null;
     await markReferenceChecked(db, r.paymentId, newest, now);
   }
+  if (o.sweep) await sweepWallets(db, walk, { rpc: o.rpc, mints: o.mints, tip, hashAt });
   if (tip > walk.last.height && !(await walk.advance(tip, await hashAt(tip)))) return walk.cut();
   return walk.finish();
 }
