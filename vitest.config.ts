@@ -7,7 +7,7 @@ export default defineConfig({
     include: ["**/*.test.ts"],
     exclude: ["node_modules/**", ".next/**", "e2e/**"],
     environment: "node",
-    globalSetup: ["./test/global-setup.ts"],
+    globalSetup: ["./test/global-setup.ts", "./test/chains/nodes/monero-global.ts"],
     setupFiles: ["./test/setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,

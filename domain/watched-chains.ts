@@ -4,14 +4,14 @@ import { isSplCoin, solanaClusterName, type SplCoin } from "./solana";
 
 /**
  * The chains a live business can be paid on: those with a real watcher (lib/chains).
- * Monero and TON have none, so only test businesses (the simulator) offer them.
+ * TON has none, so only test businesses (the simulator) offer it.
  */
-export const WATCHED_CHAINS = ["BITCOIN", "LITECOIN", "BITCOIN_CASH", "ETHEREUM", "TRON", "SOLANA"] as const;
+export const WATCHED_CHAINS = ["BITCOIN", "LITECOIN", "BITCOIN_CASH", "ETHEREUM", "TRON", "SOLANA", "MONERO"] as const;
 export type WatchedChain = (typeof WATCHED_CHAINS)[number];
 
 /** The watched chain a coin is paid on: the Bitcoin-family coins their own, every Ethereum-, TRON- or Solana-network coin its network. */
 export function watchedChainOf(coin: CoinName): WatchedChain | null {
-  if (coin === "BITCOIN" || coin === "LITECOIN" || coin === "BITCOIN_CASH") return coin;
+  if (coin === "BITCOIN" || coin === "LITECOIN" || coin === "BITCOIN_CASH" || coin === "MONERO") return coin;
   const network = COINS[coin].network;
   return network === "ETHEREUM" || network === "TRON" || network === "SOLANA" ? network : null;
 }

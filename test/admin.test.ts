@@ -143,9 +143,9 @@ describe("POST /admin/v1/businesses", () => {
     expect(byDefault.enabledCoins).toEqual(DEFAULT_COINS);
     // Chains with no watcher are never offered live (docs/real-chains.md); every other coin can be enabled,
     // TRON's too (offered once TRON_RPC_URL's node is healthy).
-    const unwatched = ["MONERO", "TON"];
+    const unwatched = ["TON"];
     const servable = SPEC_COINS.filter((c) => !unwatched.includes(c));
-    for (const coin of ["BITCOIN", "ETHEREUM", "ETH_TETHER", "CONTRACT_ERC20_USDC", "TRON", "TRX_TETHER", "CONTRACT_TRC20_USDT", "SOLANA", "SOL_USD_COIN"]) {
+    for (const coin of ["BITCOIN", "ETHEREUM", "ETH_TETHER", "CONTRACT_ERC20_USDC", "TRON", "TRX_TETHER", "CONTRACT_TRC20_USDT", "SOLANA", "SOL_USD_COIN", "MONERO"]) {
       expect(servable).toContain(coin);
     }
     const data = await ok(
@@ -208,9 +208,9 @@ describe("POST /admin/v1/businesses", () => {
       );
     });
 
-    it("live mode with MONERO enabled", async () => {
+    it("live mode with TON enabled", async () => {
       await invalid(
-        await admin("POST", "/businesses", { name: X, mode: "live", enabledCoins: ["BITCOIN", "MONERO"] }),
+        await admin("POST", "/businesses", { name: X, mode: "live", enabledCoins: ["BITCOIN", "TON"] }),
         "enabledCoins",
       );
     });
@@ -326,8 +326,8 @@ describe("GET and PATCH /admin/v1/businesses/{id}", () => {
   });
 
   it("switching to live checks the live rules against the resulting settings", async () => {
-    const t = await newBusiness({ webhookUrl: "http://localhost:3001/hook", enabledCoins: ["BITCOIN", "MONERO"] });
-    // Its http webhook and its coins (which include MONERO) are not allowed for live.
+    const t = await newBusiness({ webhookUrl: "http://localhost:3001/hook", enabledCoins: ["BITCOIN", "TON"] });
+    // Its http webhook and its coins (which include TON) are not allowed for live.
     await invalid(await admin("PATCH", `/businesses/${t.businessId}`, { mode: "live" }), "webhookUrl");
     await invalid(
       await admin("PATCH", `/businesses/${t.businessId}`, { mode: "live", webhookUrl: "https://shop.example/hook" }),
@@ -341,9 +341,9 @@ describe("GET and PATCH /admin/v1/businesses/{id}", () => {
       }),
     );
     expect(live).toMatchObject({ mode: "live", webhookUrl: "https://shop.example/hook", enabledCoins: ["BITCOIN", "ETHEREUM"] });
-    // Once live: no http webhook, no MONERO.
+    // Once live: no http webhook, no TON.
     await invalid(await admin("PATCH", `/businesses/${t.businessId}`, { webhookUrl: "http://shop.example/hook" }), "webhookUrl");
-    await invalid(await admin("PATCH", `/businesses/${t.businessId}`, { enabledCoins: ["MONERO"] }), "enabledCoins");
+    await invalid(await admin("PATCH", `/businesses/${t.businessId}`, { enabledCoins: ["TON"] }), "enabledCoins");
   });
 });
 

@@ -115,6 +115,7 @@ const CHAINS: Record<WatchedChain, string> = {
   ETHEREUM: "Ethereum",
   TRON: "TRON",
   SOLANA: "Solana",
+  MONERO: "Monero",
 };
 
 /** A chain the service watches (lib/chains/health.ts). */

@@ -79,6 +79,8 @@ export type ChainTransfer = {
   at: Date;
   /** What the transaction uses up (its inputs' outpoints, or its sender and nonce): kept from the first sighting. */
   spends?: string[];
+  /** Why the money cannot count whatever its confirmations (transfers.held); kept from the first sighting. */
+  held?: string | null;
 };
 
 /**
@@ -90,7 +92,7 @@ export async function recordChainTransfer(tx: Tx, t: ChainTransfer): Promise<boo
   const block = { blockNumber: t.blockNumber === null ? null : String(t.blockNumber), blockHash: t.blockHash, confirmations: t.confirmations };
   const rows = await tx
     .insert(transfers)
-    .values({ paymentId: t.paymentId, txId: t.txId, amount: t.amount.toString(), toAddress: t.toAddress, late: t.late, seenAt: t.at, updatedAt: t.at, spends: t.spends ?? null, ...block })
+    .values({ paymentId: t.paymentId, txId: t.txId, amount: t.amount.toString(), toAddress: t.toAddress, late: t.late, seenAt: t.at, updatedAt: t.at, spends: t.spends ?? null, held: t.held ?? null, ...block })
     .onConflictDoUpdate({
       target: [transfers.paymentId, transfers.txId],
       set: { ...block, dropped: false, updatedAt: t.at },

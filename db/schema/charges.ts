@@ -78,6 +78,11 @@ export const transfers = pgTable(
      * or its sender and nonce (Ethereum, `0xsender:nonce`). Null when unknown (the simulator).
      */
     spends: text("spends").array(),
+    /**
+     * Why the money cannot count yet whatever its confirmations (a Monero transfer whose sender
+     * locked it with `unlock_time`): shown with the transfer, and it never completes a payment.
+     */
+    held: text("held"),
   },
   (t) => [uniqueIndex("transfers_payment_tx_uq").on(t.paymentId, t.txId)],
 );

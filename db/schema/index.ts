@@ -10,3 +10,4 @@ export * from "./rates";
 export * from "./accounts";
 export * from "./emails";
 export * from "./solana";
+export * from "./monero";

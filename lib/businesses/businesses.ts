@@ -60,7 +60,7 @@ function checkModeRules(mode: "test" | "live", webhookUrls: (string | null | und
   if (bad.length) {
     throw invalidField(
       "enabledCoins",
-      `${bad.join(", ")} cannot be paid to a live business: only coins of a chain the service watches can (${[...servable].join(", ")}); Monero and TON have no watcher yet`,
+      `${bad.join(", ")} cannot be paid to a live business: only coins of a chain the service watches can (${[...servable].join(", ")}); TON has no watcher yet`,
     );
   }
 }

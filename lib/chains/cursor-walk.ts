@@ -176,7 +176,7 @@ export class CursorWalk {
    * set kept between ticks (watch-list.ts) may hold one no longer watched, and its payment's
    * status decides lateness.
    */
-  async record(cached: WatchedCharge, t: { txId: string; units: bigint; block: SeenBlock | null; spends?: string[] }): Promise<void> {
+  async record(cached: WatchedCharge, t: { txId: string; units: bigint; block: SeenBlock | null; spends?: string[]; held?: string | null }): Promise<void> {
     const charge = await watchedChargeNow(this.db, cached.paymentId, cached.address, this.chain.coins, this.lateSince);
     if (!charge) return;
     const changed = await recordChainTransfer(this.db, {
@@ -190,6 +190,7 @@ export class CursorWalk {
       late: isTerminal(charge.status),
       at: this.now(),
       spends: t.spends,
+      held: t.held,
     });
     if (changed) {
       this.transfers++;

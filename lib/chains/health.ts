@@ -27,6 +27,8 @@ export const STALL_AFTER_MS: Record<WatchedChain, number> = {
   ETHEREUM: 10 * 60_000,
   // 3-second slots: five minutes is a hundred blocks missed.
   TRON: 5 * 60_000,
+  // 2-minute blocks: forty minutes is twenty missed, which chance all but never gives.
+  MONERO: 40 * 60_000,
   // 400 ms slots: two minutes is some three hundred slots without a finalized block.
   SOLANA: 2 * 60_000,
 };

@@ -10,6 +10,7 @@ import { COINS, type CoinName } from "@/domain/coins";
 import { requiredConfirmations } from "@/lib/chains/confirmations";
 import { deriveAddressForCoin, keyFamilyOf, TEST_EXTENDED_PUBLIC_KEYS } from "@/lib/wallets/derive";
 import { canServeNow, withWalletSources, type WalletSources } from "@/lib/payments/address-source";
+import { moneroDepositFor } from "./monero-deposit";
 import { liveCoins, type LiveCoin } from "@/lib/chains/health";
 import { quotedUnits, quoteRate } from "@/lib/rates/quote";
 import { conflict, invalidField } from "@/lib/http/errors";
@@ -63,6 +64,7 @@ async function depositAddress(tx: Tx, business: Business & WalletSources, coin: 
  * one transaction. Choosing again makes a fresh quote.
  */
 export async function selectCoin(db: Db, paymentId: string, coin: string): Promise<PaymentRow> {
+  const monero = coin === "MONERO" ? await moneroDepositFor(db, paymentId) : null;
   return inTransaction(db, async (tx) => {
     const locked = await loadForUpdate(tx, paymentId);
     const { payment } = locked;
@@ -83,7 +85,7 @@ export async function selectCoin(db: Db, paymentId: string, coin: string): Promi
     const now = new Date();
     const quote = await quoteRate(tx, business, c, payment.currency, now);
     const quoted = quotedUnits(payment.amount, quote.rate, info.decimals);
-    const deposit = await depositAddress(tx, business, c, live);
+    const deposit = (business.mode === "live" && monero) || (await depositAddress(tx, business, c, live));
     await upsertCharge(tx, {
       paymentId,
       coin: c,

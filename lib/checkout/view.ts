@@ -18,8 +18,8 @@ import { isTerminal } from "@/domain/transitions";
 import type { Business } from "@/db/schema";
 import { selectableCoins } from "./select";
 import { solanaTransferRequest } from "./solana-request";
+import { brandOf, displayNameOf } from "@/lib/businesses/brand";
 import { withWalletSources } from "@/lib/payments/address-source";
-import { brandOf } from "@/lib/businesses/brand";
 
 /**
  * What the customer's browser may see of a payment: display name, amount, status, the coins
@@ -130,7 +130,7 @@ export async function checkoutView(db: Db, paymentId: string): Promise<CheckoutV
       rateAt: charge.rateFetchedAt?.toISOString() ?? null,
       address: charge.address,
       // After a partial payment the wallet link asks for what is still due.
-      uri: solana?.uri ?? paymentUri(coin, charge.address, due > 0n ? due : BigInt(charge.quotedUnits), evmTarget(health, business, coin)),
+      uri: solana?.uri ?? paymentUri(coin, charge.address, due > 0n ? due : BigInt(charge.quotedUnits), evmTarget(health, business, coin), { recipient: displayNameOf(business), description: payment.name ?? undefined }),
       transferRequest: solana !== null,
       tokenContract: solana ? solana.mint : tokenContractOf(health, business, coin),
       paid: unitsToDecimal(d.seen, info.decimals),

@@ -8,6 +8,7 @@ import type { SplCoin } from "@/domain/solana";
 import type { WatchedChain } from "@/domain/watched-chains";
 import { FRAME_ANCESTORS_ENV } from "./frame-ancestors";
 import { LOG_ENV } from "./logging";
+import { MONERO_ENV } from "./monero";
 import { MAIL_ENV, mailConfigOf, type MailConfig } from "./mail";
 import { RATES_ENV, ratesConfigOf, type RatesConfig } from "./rates";
 import { SOLANA_ENV } from "./solana";
@@ -65,6 +66,7 @@ const envSchema = z.object({
   // Sent as the TRON-PRO-API-KEY header (TronGrid's key); never logged.
   TRON_API_KEY: optionalString(z.string().trim().regex(/^[\x21-\x7e]{1,200}$/, "must be the provider's key: printable characters, no spaces")),
   ...TOKEN_CONTRACTS_ENV,
+  ...MONERO_ENV,
   ...SOLANA_ENV,
   // Webhooks of both modes may go to private addresses and plain http (a merchant server on the service's own network).
   WEBHOOK_ALLOW_PRIVATE_TARGETS: optionalString(z.string().trim().refine((v) => devFlag(v) !== undefined, "must be 1, 0, true or false")),
@@ -141,6 +143,8 @@ export type Config = {
     tron: { tokenContracts: Partial<Record<Trc20Coin, string>>; apiKey: string | undefined };
     /** SOLANA_TOKEN_MINTS: mints replacing the built-in mainnet ones. */
     solana: { tokenMints: Partial<Record<SplCoin, string>> };
+    /** MONERO_WALLET_RPC_URL: the monero-wallet-rpc holding the businesses' view-only wallets (MONERO_DAEMON_URL is rpcUrls.MONERO). */
+    monero?: { walletRpcUrl: string | undefined };
     latePaymentWindowMs: number;
   };
   /**
@@ -250,6 +254,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             ["BITCOIN_CASH", e.BITCOIN_CASH_RPC_URL],
             ["ETHEREUM", e.ETHEREUM_RPC_URL],
             ["TRON", e.TRON_RPC_URL],
+            ["MONERO", e.MONERO_DAEMON_URL],
             ["SOLANA", e.SOLANA_RPC_URL],
           ] as const
         ).filter(([, url]) => url !== undefined),
@@ -257,6 +262,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       tokenContracts: e.ETHEREUM_TOKEN_CONTRACTS,
       tron: { tokenContracts: e.TRON_TOKEN_CONTRACTS, apiKey: e.TRON_API_KEY },
       solana: { tokenMints: e.SOLANA_TOKEN_MINTS },
+      monero: { walletRpcUrl: e.MONERO_WALLET_RPC_URL },
       latePaymentWindowMs: durationMs(e.LATE_PAYMENT_WINDOW),
     },
     webhookPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS !== undefined && devFlag(e.WEBHOOK_ALLOW_PRIVATE_TARGETS) === true,

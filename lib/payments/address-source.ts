@@ -5,23 +5,25 @@ import type { CoinName } from "@/domain/coins";
 import { keyFamilyOf, networkOfFamily, validateExtendedPublicKey } from "@/lib/wallets/derive";
 import { watchedChainOf, type WatchedChain } from "@/domain/watched-chains";
 import type { Tx } from "@/db/client";
+import { findMoneroWallet } from "@/db/queries/monero";
 import { findSolanaWallet } from "@/db/queries/solana";
+import { moneroAddressFits } from "@/lib/chains/monero/address";
 
 /**
  * The merchant wallets a business gave beside its extended public keys, kept in tables of their
- * own (db/schema/solana.ts): read for a business by `withWalletSources`.
+ * own (db/schema/monero.ts, db/schema/solana.ts): read for a business by `withWalletSources`.
  */
-export type WalletSources = { solanaWallet?: string | null };
+export type WalletSources = { moneroAddress?: string | null; solanaWallet?: string | null };
 
 type Source = Pick<Business, "mode" | "extendedPublicKeys"> & WalletSources;
 
 /** The business with its own wallets' addresses, for the checks below (a live business's only: test ones pay the simulator). */
 export async function withWalletSources<B extends Pick<Business, "id" | "mode">>(db: Tx, business: B): Promise<B & WalletSources> {
   if (business.mode !== "live") return business;
-  return { ...business, solanaWallet: (await findSolanaWallet(db, business.id)) ?? null };
+  return { ...business, moneroAddress: (await findMoneroWallet(db, business.id))?.primaryAddress ?? null, solanaWallet: (await findSolanaWallet(db, business.id)) ?? null };
 }
 
-const CHAIN_NAMES: Record<WatchedChain, string> = { BITCOIN: "Bitcoin", LITECOIN: "Litecoin", BITCOIN_CASH: "Bitcoin Cash", ETHEREUM: "Ethereum", TRON: "TRON", SOLANA: "Solana" };
+const CHAIN_NAMES: Record<WatchedChain, string> = { BITCOIN: "Bitcoin", LITECOIN: "Litecoin", BITCOIN_CASH: "Bitcoin Cash", ETHEREUM: "Ethereum", TRON: "TRON", SOLANA: "Solana", MONERO: "Monero" };
 
 /**
  * Why a payment may not offer the coin (at creation, from configuration alone), or null when it
@@ -35,12 +37,19 @@ export function addressSourceProblem(business: Source, coin: CoinName): string |
   const chain = watchedChainOf(coin);
   if (chain === null) return "this service watches no chain of it";
   // lib/config names each chain's node variable after the chain.
-  if (config().chains.rpcUrls[chain] === undefined) return `no ${CHAIN_NAMES[chain]} node is configured (${chain}_RPC_URL)`;
+  if (config().chains.rpcUrls[chain] === undefined) return `no ${CHAIN_NAMES[chain]} node is configured (${chain === "MONERO" ? "MONERO_DAEMON_URL" : `${chain}_RPC_URL`})`;
+  if (coin === "MONERO") return moneroSourceProblem(business);
   // Solana is paid to the merchant's one wallet, each payment told apart by its reference: no key derives addresses.
   if (chain === "SOLANA") return business.solanaWallet ? null : "no Solana wallet address (solanaWallet)";
   const family = keyFamilyOf(coin);
   if (family === null || !business.extendedPublicKeys[family]) return `no extended public key (extendedPublicKeys.${family ?? chain})`;
   return null;
+}
+
+/** Monero pays subaddresses the wallet-rpc makes in the business's view-only wallet: both must be there. */
+function moneroSourceProblem(business: Source): string | null {
+  if (!config().chains.monero?.walletRpcUrl) return "no Monero wallet-rpc is configured (MONERO_WALLET_RPC_URL)";
+  return business.moneroAddress ? null : "no Monero wallet keys (moneroWallet: primary address and private view key)";
 }
 
 export function hasAddressSource(business: Source, coin: CoinName): boolean {
@@ -55,6 +64,7 @@ export function hasAddressSource(business: Source, coin: CoinName): boolean {
 export function canServeNow(business: Source, coin: CoinName, live: ReadonlyMap<CoinName, LiveCoin>): boolean {
   if (business.mode === "test") return true;
   const on = live.get(coin);
+  if (coin === "MONERO") return Boolean(on && business.moneroAddress && moneroAddressFits(business.moneroAddress, on.network));
   if (watchedChainOf(coin) === "SOLANA") return Boolean(on && business.solanaWallet);
   const family = keyFamilyOf(coin);
   const key = family && business.extendedPublicKeys[family];

@@ -65,7 +65,9 @@ describe("the coins of live businesses", () => {
       expect(watchedChainOf(coin)).toBe("SOLANA");
       expect(LIVE_COINS).toContain(coin);
     }
-    for (const coin of ["MONERO", "TON"] as const) {
+    expect(watchedChainOf("MONERO")).toBe("MONERO");
+    expect(LIVE_COINS).toContain("MONERO");
+    for (const coin of ["TON"] as const) {
       expect(watchedChainOf(coin)).toBeNull();
       expect(LIVE_COINS).not.toContain(coin);
     }

@@ -51,11 +51,20 @@ describe("paymentUri", () => {
     expect(paymentUri("ETH_TETHER", ETH_ADDR, 5n, { chainId: 31337 })).toBe(ETH_ADDR);
   });
 
+  it("MONERO: monero:<subaddress> with tx_amount in XMR, recipient_name and tx_description percent-encoded, as make_uri writes them", () => {
+    const sub = "8BZ5oVXuR9Xd9BKDQhFRqXjbtYVfXs2VGeVvAc2rPC3L2dQdxWk3h8nBRmvQm9XH6qH1wWxbEBn1tUH7GqYK5rZ4AqRnmR2";
+    expect(paymentUri("MONERO", sub, 1_250_000_000_000n, undefined, { recipient: "Shop", description: "Order 42" })).toBe(
+      `monero:${sub}?tx_amount=1.25&recipient_name=Shop&tx_description=Order%2042`,
+    );
+    expect(paymentUri("MONERO", sub, 1n)).toBe(`monero:${sub}?tx_amount=0.000000000001`);
+    expect(paymentUri("MONERO", sub, 5n, undefined, { recipient: "Café & Co" })).toBe(`monero:${sub}?tx_amount=0.000000000005&recipient_name=Caf%C3%A9%20%26%20Co`);
+  });
+
   it("the plain address for every other coin", () => {
     expect(paymentUri("TRON", "TUEZSdKsoDHQMeZwihtdoBiN46zxhGWYdH", 1000000n)).toBe("TUEZSdKsoDHQMeZwihtdoBiN46zxhGWYdH");
     expect(paymentUri("TRX_TETHER", "TUEZ", 1n)).toBe("TUEZ");
     expect(paymentUri("SOLANA", "So1", 1n)).toBe("So1");
-    expect(paymentUri("MONERO", "4abc", 1n)).toBe("4abc");
+    expect(paymentUri("TON", "EQabc", 1n)).toBe("EQabc");
     expect(paymentUri("TON", "UQ", 1n)).toBe("UQ");
   });
 

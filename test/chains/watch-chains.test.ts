@@ -89,7 +89,7 @@ describe.runIf(run)("the runner's chain job (Litecoin Core, regtest)", () => {
     expect(await node.rpc.call("validateaddress", [charge.address])).toMatchObject({ isvalid: true });
 
     const chains = (await json(await request("GET", "/admin/v1/chains", { key: adminToken() }))).data;
-    expect(chains.map((c: { chain: string }) => c.chain)).toEqual(["BITCOIN", "LITECOIN", "BITCOIN_CASH", "ETHEREUM", "TRON", "SOLANA"]);
+    expect(chains.map((c: { chain: string }) => c.chain)).toEqual(["BITCOIN", "LITECOIN", "BITCOIN_CASH", "ETHEREUM", "TRON", "SOLANA", "MONERO"]);
     expect(chains.find((c: { chain: string }) => c.chain === "LITECOIN")).toMatchObject({
       state: "healthy",
       network: "regtest",
