@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import net from "node:net";
 import os from "node:os";
@@ -188,6 +188,21 @@ describe("npm run admin -- doctor", () => {
       await Promise.all([anvil.stop(), market.close()]);
     }
   }, 60_000);
+
+  it("leaves the embedded database to its service, and writes no secret where it looks", async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), "doctor-data-"));
+    try {
+      const closed = await freePort();
+      const r = await doctor({ DATA_DIR: dataDir, BASE_URL: `http://127.0.0.1:${closed}`, PUBLIC_BASE_URL: `http://127.0.0.1:${healthPort}`, METRICS_TOKEN: "metrics-token-0123456789" });
+      expect(r.line("configuration")).toMatch(/^OK +configuration +every variable parses; embedded database in /);
+      expect(r.line("database")).toMatch(/^WARN +database +embedded in .*: only the service's own process opens it, and no service answers at http:\/\/127\.0\.0\.1:\d+ \(.*ECONNREFUSED.*\) → start the service/);
+      expect(r.code).toBe(0);
+      // The service generates its secrets on its first start; the doctor generates none.
+      expect(existsSync(path.join(dataDir, "secrets.json"))).toBe(false);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
 
   it("lists every configuration problem and stops there", async () => {
     const r = await doctor({ ...healthyEnv(), PORT: "eighty", SHUTDOWN_TIMEOUT_SECONDS: "0" });
