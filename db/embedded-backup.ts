@@ -3,8 +3,8 @@ import path from "node:path";
 
 /*
  * The client side of the embedded database's backup socket (served by db/pglite-server.mjs): a
- * line `dump` or `ping`, answered by a line of JSON and, for `dump`, that many bytes of PGlite's
- * gzipped tar of the data directory.
+ * line `snapshot` or `ping`, answered by a line of JSON; a snapshot's connection stays open while
+ * the client reads the copy it names, and closing it lets the service remove the copy.
  */
 
 /** The socket the running service answers backup requests on: in DATA_DIR, beside `pgdata`. */
@@ -20,35 +20,39 @@ export function pgdataPath(dataDir: string): string {
 /** Nothing answers on the socket: no service runs on this data directory. */
 export class NotServing extends Error {}
 
-type Answer = { ok: true; bytes?: number } | { ok: false; error: string };
+type Answer = { ok: true; dir?: string } | { ok: false; error: string };
 
-function ask(socketPath: string, request: "dump" | "ping"): Promise<{ answer: Answer; body: Buffer }> {
+/** Sends `request` and resolves with the first line of the answer, the connection still open. */
+function ask(socketPath: string, request: "snapshot" | "ping"): Promise<{ answer: Answer; socket: net.Socket }> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(socketPath);
-    const chunks: Buffer[] = [];
+    let received = "";
     socket.once("connect", () => socket.write(`${request}\n`));
-    socket.on("data", (c: Buffer) => chunks.push(c));
+    const onData = (c: Buffer) => {
+      received += c.toString("utf8");
+      const newline = received.indexOf("\n");
+      if (newline < 0) return;
+      socket.off("data", onData);
+      try {
+        resolve({ answer: JSON.parse(received.slice(0, newline)) as Answer, socket });
+      } catch {
+        socket.destroy();
+        reject(new Error("the backup socket's answer is not the expected JSON line"));
+      }
+    };
+    socket.on("data", onData);
     socket.once("error", (err: NodeJS.ErrnoException) => {
       if (err.code === "ENOENT" || err.code === "ECONNREFUSED") reject(new NotServing(`nothing answers on ${socketPath}`));
       else reject(err);
     });
-    socket.once("end", () => {
-      const all = Buffer.concat(chunks);
-      const newline = all.indexOf(10);
-      if (newline < 0) return reject(new Error(`the service closed the backup socket without an answer (${all.length} bytes)`));
-      try {
-        resolve({ answer: JSON.parse(all.subarray(0, newline).toString("utf8")) as Answer, body: all.subarray(newline + 1) });
-      } catch {
-        reject(new Error("the backup socket's answer is not the expected JSON line"));
-      }
-    });
+    socket.once("end", () => reject(new Error("the service closed the backup socket without an answer")));
   });
 }
 
 /** Whether a service (or a restore, or a backup of a stopped directory) holds this data directory now. */
 export async function serviceAnswers(dataDir: string): Promise<boolean> {
   try {
-    await ask(backupSocketPath(dataDir), "ping");
+    (await ask(backupSocketPath(dataDir), "ping")).socket.destroy();
     return true;
   } catch (err) {
     if (err instanceof NotServing) return false;
@@ -56,10 +60,18 @@ export async function serviceAnswers(dataDir: string): Promise<boolean> {
   }
 }
 
-/** The running service's consistent copy of its data directory (PGlite's gzipped tar). Throws NotServing. */
-export async function requestDump(dataDir: string): Promise<Buffer> {
-  const { answer, body } = await ask(backupSocketPath(dataDir), "dump");
-  if (!answer.ok) throw new Error(`the service could not dump its database: ${answer.error}`);
-  if (body.length !== answer.bytes) throw new Error(`the dump was cut short: ${body.length} of ${answer.bytes} bytes`);
-  return body;
+export type Snapshot = {
+  /** A consistent copy of the data directory, the service's to remove once `release` is called. */
+  dir: string;
+  release: () => void;
+};
+
+/** Asks the running service for a consistent copy of its data directory. Throws NotServing. */
+export async function takeSnapshot(dataDir: string): Promise<Snapshot> {
+  const { answer, socket } = await ask(backupSocketPath(dataDir), "snapshot");
+  if (!answer.ok || !answer.dir) {
+    socket.destroy();
+    throw new Error(`the service could not copy its database: ${answer.ok ? "no directory named" : answer.error}`);
+  }
+  return { dir: answer.dir, release: () => socket.end() };
 }

@@ -46,8 +46,6 @@ function processRuns(pid: number): boolean {
 export type EmbeddedOptions = {
   /** Where the thread answers backup requests (db/embedded-backup.ts); refuses to start when another process answers there. */
   backupSocketPath?: string;
-  /** A backup file (PGlite's gzipped tar) to fill the empty `dataDir` from: a restore. */
-  loadFrom?: string;
 };
 
 /**

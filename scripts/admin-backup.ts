@@ -1,11 +1,13 @@
-import { closeSync, existsSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, createWriteStream, existsSync, mkdirSync, openSync, readSync, renameSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
+import { pipeline } from "node:stream/promises";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
+import * as tar from "tar";
 import { drizzle } from "drizzle-orm/postgres-js";
 import type { Db } from "@/db/client";
-import { backupSocketPath, NotServing, pgdataPath, requestDump, serviceAnswers } from "@/db/embedded-backup";
-import { startEmbeddedDatabase } from "@/db/pglite-worker";
+import { backupSocketPath, NotServing, pgdataPath, serviceAnswers, takeSnapshot, type Snapshot } from "@/db/embedded-backup";
+import { startEmbeddedDatabase, type EmbeddedDatabase } from "@/db/pglite-worker";
 import { backupContents, type BackupContents } from "@/db/queries/backup";
 import { appliedMigrations } from "@/db/queries/migrations";
 import * as schema from "@/db/schema";
@@ -14,10 +16,11 @@ import { backupPostgres, restorePostgres } from "./admin-backup-postgres";
 
 /**
  * `npm run admin -- backup FILE` and `restore FILE [--force]`: unlike the other commands these
- * work on the database itself, not through the admin API. The embedded database is dumped by the
- * running service (db/pglite-server.mjs explains why that copy is consistent) or, when no service
- * holds DATA_DIR, by this process; PostgreSQL (DATABASE_URL) by pg_dump
- * (scripts/admin-backup-postgres.ts).
+ * work on the database itself, not through the admin API. The embedded database is copied by the
+ * running service between two statements (db/pglite-server.mjs explains why that copy is
+ * consistent) or, when no service holds DATA_DIR, by a start of it here, and packed by this
+ * process into a gzipped tar of the data directory; PostgreSQL (DATABASE_URL) is dumped by
+ * pg_dump (scripts/admin-backup-postgres.ts).
  */
 
 const SECRETS_NOTE =
@@ -62,42 +65,55 @@ function embeddedDir(dataDir: string): string {
   return path.resolve(dataDir);
 }
 
-/** Writes `bytes` to `file` through a temporary name, so a file under that name is always whole. */
-function writeWhole(file: string, bytes: Buffer): void {
-  const partial = `${file}.partial`;
-  writeFileSync(partial, bytes, { mode: 0o600 });
-  renameSync(partial, file);
-}
-
 async function backupEmbedded(dataDirSetting: string, file: string, io: BackupIo): Promise<void> {
   const dataDir = embeddedDir(dataDirSetting);
-  let bytes: Buffer;
+  let snapshot: Snapshot;
+  let own: EmbeddedDatabase | undefined;
   try {
-    bytes = await requestDump(dataDir);
-    io.err(`Backed up the running service's embedded database (DATA_DIR=${dataDir}).`);
+    snapshot = await takeSnapshot(dataDir);
+    io.err(`Copied the running service's embedded database (DATA_DIR=${dataDir}).`);
   } catch (e) {
     if (!(e instanceof NotServing)) throw e;
     if (!existsSync(path.join(pgdataPath(dataDir), "PG_VERSION"))) {
       throw new Refusal(`No database in DATA_DIR=${dataDir} (no ${pgdataPath(dataDir)}/PG_VERSION), and no service answers on ${backupSocketPath(dataDir)}. Is DATA_DIR right?`);
     }
-    // No service holds the directory: open it here, behind the same socket, so a service that
-    // starts meanwhile refuses instead of opening the files twice; dumped the same way.
-    const db = await startEmbeddedDatabase(pgdataPath(dataDir), { backupSocketPath: backupSocketPath(dataDir) });
-    try {
-      bytes = await requestDump(dataDir);
-    } finally {
-      await db.close();
-    }
-    io.err(`No service runs on DATA_DIR=${dataDir}: backed up the stopped database.`);
+    // No service holds the directory: open it here, behind the same socket, so that a service
+    // starting meanwhile refuses instead of opening the files twice; copied the same way.
+    own = await startEmbeddedDatabase(pgdataPath(dataDir), { backupSocketPath: backupSocketPath(dataDir) });
+    snapshot = await takeSnapshot(dataDir).catch(async (err: unknown) => {
+      await own?.close();
+      throw err;
+    });
+    io.err(`No service runs on DATA_DIR=${dataDir}: copied the stopped database.`);
   }
-  writeWhole(file, bytes);
-  io.out(`Backup written to ${file} (${megabytes(bytes.length)}).`);
+  // Written under a temporary name, so that a file under the backup's name is always whole.
+  const partial = `${file}.partial`;
+  try {
+    await pipeline(tar.create({ gzip: true, cwd: snapshot.dir, portable: true }, ["."]), createWriteStream(partial, { mode: 0o600 }));
+  } catch (e) {
+    rmSync(partial, { force: true });
+    throw e;
+  } finally {
+    snapshot.release();
+    await own?.close();
+  }
+  const entries = await dataDirectoryEntries(partial);
+  if (!entries.has("PG_VERSION")) throw new Error(`the file written holds no PG_VERSION (${entries.size} entries)`);
+  renameSync(partial, file);
+  io.out(`Backup written to ${file} (${megabytes(statSync(file).size)}).`);
+}
+
+/** The paths a backup file holds (reading it whole: gzip's checksum and tar's headers checked). */
+async function dataDirectoryEntries(file: string): Promise<Set<string>> {
+  const entries = new Set<string>();
+  await tar.list({ file, strict: true, onReadEntry: (entry) => void entries.add(path.normalize(entry.path).replace(/\/$/, "")) });
+  return entries;
 }
 
 const megabytes = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
 
 /**
- * Loads `file` into a new directory beside DATA_DIR/pgdata and reads it through the service's own
+ * Unpacks `file` into a new directory beside DATA_DIR/pgdata and reads it through the service's own
  * driver (a start of PostgreSQL on it, the recovery of a copy taken under load included); only a
  * backup that opens and holds this service's tables takes pgdata's place. The database it
  * replaces (--force) is kept, renamed.
@@ -123,7 +139,10 @@ async function restoreEmbedded(dataDirSetting: string, file: string, force: bool
   const staging = `${pgdata}.restoring-${stamp}`;
   let contents: BackupContents & { migrations: number };
   try {
-    contents = await openRestored(staging, file, backupSocketPath(dataDir));
+    mkdirSync(staging, { mode: 0o700 });
+    await tar.extract({ file, cwd: staging, strict: true });
+    if (!existsSync(path.join(staging, "PG_VERSION"))) throw new Error("it holds no PostgreSQL data directory (no PG_VERSION)");
+    contents = await openRestored(staging, backupSocketPath(dataDir));
   } catch (e) {
     rmSync(staging, { recursive: true, force: true });
     if (e instanceof Refusal) throw e;
@@ -156,9 +175,8 @@ function checkGzip(file: string): void {
   }
 }
 
-async function openRestored(staging: string, file: string, socketPath: string): Promise<BackupContents & { migrations: number }> {
-  mkdirSync(staging, { recursive: true });
-  const embedded = await startEmbeddedDatabase(staging, { loadFrom: file, backupSocketPath: socketPath });
+async function openRestored(staging: string, socketPath: string): Promise<BackupContents & { migrations: number }> {
+  const embedded = await startEmbeddedDatabase(staging, { backupSocketPath: socketPath });
   const sql = postgres({ path: embedded.socketPath, user: "postgres", database: "postgres", max: 1, onnotice: () => {} });
   try {
     const db = drizzle({ client: sql, schema }) as unknown as Db;

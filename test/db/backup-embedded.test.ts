@@ -72,7 +72,7 @@ describe("backup and restore of the embedded database", () => {
     const beforeBackup = [...acknowledged];
     const backup = await adminCli(["backup", file], cliEnv(source));
     expect(backup.code, backup.err).toBe(0);
-    expect(backup.err).toContain("Backed up the running service's embedded database");
+    expect(backup.err).toContain("Copied the running service's embedded database");
     expect(backup.out).toMatch(/^Backup written to .*payments\.tar\.gz \(\d+\.\d MB\)\.$/m);
     // The server went on writing while the copy was taken.
     await expect.poll(() => acknowledged.length, { timeout: 30_000 }).toBeGreaterThan(beforeBackup.length);
