@@ -3,6 +3,7 @@ import { e2eLitecoinNode } from "./e2e/litecoin-node";
 import { marketMockServerEnv } from "./e2e/market-mock-env";
 import { smtpServerEnv } from "./e2e/smtp-env";
 import { tronServerEnv } from "./e2e/tron-node";
+import { solanaServerEnv } from "./e2e/solana-node";
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 export const E2E_ADMIN_TOKEN = "adm_e2e_token_for_playwright_only";
@@ -74,6 +75,8 @@ export default defineConfig({
       ...(litecoin ? { LITECOIN_RPC_URL: litecoin.url } : {}),
       // The fake java-tron node (Nile's genesis, USDT at a fixed contract) that globalSetup starts (e2e/tron-node.ts).
       ...tronServerEnv(),
+      // The fake Solana node (devnet's genesis, USDC at a fixed mint) that globalSetup starts (e2e/solana-node.ts).
+      ...solanaServerEnv(),
       // Market rates from the mock of Kraken, Coinbase and CoinGecko that globalSetup starts
       // (e2e/market-mock-env.ts); its default prices are the static table's, so amounts are too.
       ...marketMockServerEnv(),

@@ -5,6 +5,7 @@ import { startMarketMock, type MarketMock } from "../test/rates/market-mock";
 import { e2eLitecoinNode, LITECOIN_START_ERROR_ENV } from "./litecoin-node";
 import { e2eMarketMock, E2E_RATE_REFRESH_SECONDS } from "./market-mock-env";
 import { E2E_TRON_BLOCK_MS, E2E_TRON_PAYER_KEY, E2E_TRON_USDT, e2eTronNode, TRON_START_ERROR_ENV } from "./tron-node";
+import { startE2eSolana } from "./solana-setup";
 
 /**
  * Starts what the e2e server talks to, after the webServer is up (Playwright's order), and
@@ -22,12 +23,15 @@ import { E2E_TRON_BLOCK_MS, E2E_TRON_PAYER_KEY, E2E_TRON_USDT, e2eTronNode, TRON
  * - the fake java-tron node the server follows (TRON_RPC_URL, see e2e/tron-node.ts): Nile's
  *   genesis, USDT at the fixed contract, the payer funded with TRX and USDT, a block every
  *   E2E_TRON_BLOCK_MS for the whole run. Its start error, too, goes to the live TRON spec only.
+ * - the fake Solana node the server follows (SOLANA_RPC_URL, see e2e/solana-node.ts and
+ *   e2e/solana-setup.ts): devnet's genesis, USDC at the fixed mint, the payer funded. Its start
+ *   error goes to the live Solana spec only.
  */
 export default async function globalSetup(): Promise<() => Promise<void>> {
   const mock = await startMarketMock({ port: e2eMarketMock().port });
-  const [litecoind, tron, ready] = await Promise.all([startNode(), startTron(), firstRefresh(mock).then(() => null, (e: unknown) => e)]);
+  const [litecoind, tron, solana, ready] = await Promise.all([startNode(), startTron(), startE2eSolana(), firstRefresh(mock).then(() => null, (e: unknown) => e)]);
   const teardown = async () => {
-    await Promise.all([litecoind?.stop(), tron?.stop(), mock.close()]);
+    await Promise.all([litecoind?.stop(), tron?.stop(), solana?.close(), mock.close()]);
   };
   if (ready !== null) {
     await teardown();

@@ -131,9 +131,10 @@ const methods: Record<string, (chain: SolanaChain, p: Params) => unknown> = {
 
 export type SolanaNode = { chain: SolanaChain; url: string; calls: Map<string, number>; close(): Promise<void> };
 
-/** Starts the fake node on 127.0.0.1 (port 0: any free one). */
-export async function startSolanaNode(o: { genesisHash?: string; port?: number } = {}): Promise<SolanaNode> {
+/** Starts the fake node on 127.0.0.1 (port 0: any free one); with `slotMs`, an empty slot passes that often, as on a live cluster. */
+export async function startSolanaNode(o: { genesisHash?: string; port?: number; slotMs?: number } = {}): Promise<SolanaNode> {
   const chain = new SolanaChain(o.genesisHash ?? PRIVATE_GENESIS);
+  const timer = o.slotMs ? setInterval(() => chain.mine(), o.slotMs) : undefined;
   const calls = new Map<string, number>();
   const server: Server = createServer(async (req, res) => {
     let text = "";
@@ -160,5 +161,5 @@ export async function startSolanaNode(o: { genesisHash?: string; port?: number }
   });
   await new Promise<void>((resolve) => server.listen(o.port ?? 0, "127.0.0.1", resolve));
   const { port } = server.address() as { port: number };
-  return { chain, url: `http://127.0.0.1:${port}`, calls, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return { chain, url: `http://127.0.0.1:${port}`, calls, close: () => new Promise((resolve) => (clearInterval(timer), server.close(() => resolve()))) };
 }

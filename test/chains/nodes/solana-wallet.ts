@@ -59,9 +59,9 @@ export class SolanaWallet {
     return this.signer.address;
   }
 
-  /** A fresh key funded with `lamports` through requestAirdrop. */
-  static async funded(url: string, lamports = 10_000_000_000n): Promise<SolanaWallet> {
-    const w = new SolanaWallet(url, await generateKeyPairSigner());
+  /** A fresh key (or `signer`) funded with `lamports` through requestAirdrop. */
+  static async funded(url: string, lamports = 10_000_000_000n, signer?: KeyPairSigner): Promise<SolanaWallet> {
+    const w = new SolanaWallet(url, signer ?? (await generateKeyPairSigner()));
     await w.rpc.requestAirdrop(w.address, lamports as never).send();
     return w;
   }
@@ -79,9 +79,9 @@ export class SolanaWallet {
     return this.rpc.sendTransaction(getBase64EncodedWireTransaction(signed), { encoding: "base64" }).send();
   }
 
-  /** A new SPL mint of `decimals` with this wallet as its authority. */
-  async createMint(decimals: number): Promise<Address> {
-    const mint = await generateKeyPairSigner();
+  /** A new SPL mint of `decimals` with this wallet as its authority (at `mint`'s address when given). */
+  async createMint(decimals: number, mint?: KeyPairSigner): Promise<Address> {
+    mint ??= await generateKeyPairSigner();
     const space = BigInt(getMintSize());
     const rent = await this.rpc.getMinimumBalanceForRentExemption(space).send();
     await this.send([
