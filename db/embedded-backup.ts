@@ -43,7 +43,9 @@ function ask(socketPath: string, request: "snapshot" | "ping"): Promise<{ answer
     socket.on("data", onData);
     socket.once("error", (err: NodeJS.ErrnoException) => {
       if (err.code === "ENOENT" || err.code === "ECONNREFUSED") reject(new NotServing(`nothing answers on ${socketPath}`));
-      else reject(err);
+      else if (err.code === "EINVAL" || err.code === "ENAMETOOLONG") {
+        reject(new Error(`${socketPath} is too long a path for a Unix socket (about 100 bytes at most): use a shorter DATA_DIR`));
+      } else reject(err);
     });
     socket.once("end", () => reject(new Error("the service closed the backup socket without an answer")));
   });

@@ -46,7 +46,7 @@ let pg;
 let backups;
 try {
   // Before PGlite opens the directory, so that a directory another process serves is left alone.
-  backups = backupSocketPath ? await listenForBackups(backupSocketPath) : undefined;
+  backups = backupSocketPath ? await listenForBackups(backupSocketPath).catch(withoutBackups) : undefined;
   pg = await PGlite.create({ dataDir, extensions: { pg_trgm } });
   const server = new PGLiteSocketServer({ db: pg, path: socketPath, maxConnections: 1 });
   await server.start();
@@ -61,6 +61,16 @@ try {
 } catch (err) {
   await closeBackups();
   parentPort?.postMessage({ type: "error", message: String(err?.message ?? err) });
+}
+
+/**
+ * A data directory whose path is too long for a Unix socket (about 100 bytes) runs without
+ * backups rather than not at all: the CLI says why when asked for one (db/embedded-backup.ts).
+ */
+function withoutBackups(err) {
+  if (err?.code !== "EINVAL" && err?.code !== "ENAMETOOLONG") throw err;
+  console.warn(`embedded database: no backups through ${backupSocketPath}: its path is too long for a Unix socket; use a shorter DATA_DIR`);
+  return undefined;
 }
 
 async function closeBackups() {
