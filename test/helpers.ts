@@ -17,6 +17,7 @@ import * as adminBusiness from "@/app/admin/v1/businesses/[businessId]/route";
 import * as adminKeys from "@/app/admin/v1/businesses/[businessId]/api-keys/route";
 import * as adminKey from "@/app/admin/v1/businesses/[businessId]/api-keys/[keyId]/route";
 import * as adminRotate from "@/app/admin/v1/businesses/[businessId]/webhook-secret/rotate/route";
+import * as adminMoneroWallet from "@/app/admin/v1/businesses/[businessId]/monero-wallet/route";
 import * as adminDeliveries from "@/app/admin/v1/businesses/[businessId]/webhook-deliveries/route";
 import * as adminChains from "@/app/admin/v1/chains/route";
 import * as adminUsers from "@/app/admin/v1/users/route";
@@ -47,6 +48,7 @@ const ROUTES: [RegExp, string[], RouteModule][] = [
   [/^\/admin\/v1\/businesses\/([^/]+)\/api-keys$/, ["businessId"], adminKeys],
   [/^\/admin\/v1\/businesses\/([^/]+)\/api-keys\/([^/]+)$/, ["businessId", "keyId"], adminKey],
   [/^\/admin\/v1\/businesses\/([^/]+)\/webhook-secret\/rotate$/, ["businessId"], adminRotate],
+  [/^\/admin\/v1\/businesses\/([^/]+)\/monero-wallet$/, ["businessId"], adminMoneroWallet],
   [/^\/admin\/v1\/businesses\/([^/]+)\/webhook-deliveries$/, ["businessId"], adminDeliveries],
   [/^\/admin\/v1\/businesses\/([^/]+)\/webhook-deliveries\/([^/]+)\/redeliver$/, ["businessId", "deliveryId"], adminRedeliver],
   [/^\/admin\/v1\/businesses\/([^/]+)\/webhook-endpoints$/, ["businessId"], adminEndpoints],

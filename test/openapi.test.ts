@@ -134,7 +134,7 @@ describe("OpenAPI document", () => {
     const adminOps = Object.entries(doc.paths)
       .filter(([path]) => path.startsWith("/admin/v1/"))
       .flatMap(([, item]: [string, any]) => Object.values(item) as any[]);
-    expect(adminOps).toHaveLength(22);
+    expect(adminOps).toHaveLength(25);
     for (const op of adminOps) {
       expect(op.tags).toEqual(["Admin"]);
       expect(op.security).toEqual([{ adminBearer: [] }]);

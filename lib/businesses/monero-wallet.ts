@@ -71,9 +71,11 @@ export async function getMoneroWallet(db: Db, businessId: number): Promise<Moner
   return viewOf(row);
 }
 
-export async function removeMoneroWallet(db: Db, businessId: number): Promise<void> {
-  await getMoneroWallet(db, businessId);
+/** Removes the keys (the wallet file stays in the wallet-rpc's directory); payments made to its subaddresses are no longer watched. */
+export async function removeMoneroWallet(db: Db, businessId: number): Promise<MoneroWalletView> {
+  const removed = await getMoneroWallet(db, businessId);
   await deleteMoneroWallet(db, businessId);
+  return removed;
 }
 
 function viewOf(row: { primaryAddress: string; restoreHeight: number; walletCreatedAt: Date | null }): MoneroWalletView {

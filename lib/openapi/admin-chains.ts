@@ -10,7 +10,7 @@ const height = z.number().int().min(0).meta({ format: "int64" });
 export const ChainHealthSchema = z
   .strictObject({
     chain: z.enum(WATCHED_CHAINS),
-    configured: z.boolean().meta({ description: "Whether the chain's node is configured (BITCOIN_RPC_URL, LITECOIN_RPC_URL, BITCOIN_CASH_RPC_URL, ETHEREUM_RPC_URL, TRON_RPC_URL)." }),
+    configured: z.boolean().meta({ description: "Whether the chain's node is configured (BITCOIN_RPC_URL, LITECOIN_RPC_URL, BITCOIN_CASH_RPC_URL, ETHEREUM_RPC_URL, TRON_RPC_URL, SOLANA_RPC_URL, MONERO_DAEMON_URL)." }),
     endpoint: z.string().nullable().meta({ description: "The node's address, without credentials." }),
     network: z.enum(["main", "test", "regtest"]).nullable().meta({ description: "The network the node reported; null until it has answered." }),
     chainId: z.number().int().nullable().meta({ format: "int64", description: "An EVM node's chain id, or TRON's (the last 4 bytes of its genesis block id: 728126428 mainnet, 3448148188 Nile, 2494104990 Shasta, any other a private network); null for the Bitcoin family." }),
@@ -38,7 +38,7 @@ export const chainPaths: ZodOpenApiPathsObject = {
       operationId: "adminChainHealth",
       summary: "The chains' health",
       description:
-        "Every chain the service can watch (BITCOIN, LITECOIN, BITCOIN_CASH, ETHEREUM, TRON), configured or not: its node's network and tip, the watcher's cursor and lag, its last successful tick and last error, and the coins it offers now. Solana, Monero and TON have no watcher; live businesses never offer them.",
+        "Every chain the service can watch (BITCOIN, LITECOIN, BITCOIN_CASH, ETHEREUM, TRON, SOLANA, MONERO), configured or not: its node's network and tip, the watcher's cursor and lag, its last successful tick and last error, and the coins it offers now. TON has no watcher; live businesses never offer it.",
       responses: {
         200: success("Each chain's health.", envelopeOf(z.array(ChainHealthSchema), "ChainHealthEnvelope")),
         ...adminErrors(401),

@@ -13,6 +13,7 @@ import {
 } from "@/lib/payments/schemas";
 import { adminPaths } from "./admin";
 import { chainPaths } from "./admin-chains";
+import { moneroPaths } from "./admin-monero";
 import { ratePaths } from "./admin-rates";
 import { userPaths } from "./admin-users";
 import { webhookEndpointPaths } from "./admin-webhook-endpoints";
@@ -175,7 +176,7 @@ export function buildOpenApiDocument() {
       },
       { name: "Reference", description: "This document." },
     ],
-    paths: { ...v1Paths, ...adminPaths, ...chainPaths, ...ratePaths, ...userPaths, ...webhookEndpointPaths },
+    paths: { ...v1Paths, ...adminPaths, ...chainPaths, ...moneroPaths, ...ratePaths, ...userPaths, ...webhookEndpointPaths },
     components: {
       schemas: { ProblemDetails: ProblemDetailsSchema },
       securitySchemes: SECURITY_SCHEMES,

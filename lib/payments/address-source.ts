@@ -49,7 +49,7 @@ export function addressSourceProblem(business: Source, coin: CoinName): string |
 /** Monero pays subaddresses the wallet-rpc makes in the business's view-only wallet: both must be there. */
 function moneroSourceProblem(business: Source): string | null {
   if (!config().chains.monero?.walletRpcUrl) return "no Monero wallet-rpc is configured (MONERO_WALLET_RPC_URL)";
-  return business.moneroAddress ? null : "no Monero wallet keys (moneroWallet: primary address and private view key)";
+  return business.moneroAddress ? null : "no Monero wallet (PUT …/monero-wallet: primary address, private view key, restore height)";
 }
 
 export function hasAddressSource(business: Source, coin: CoinName): boolean {

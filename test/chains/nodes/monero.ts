@@ -94,10 +94,11 @@ export async function sharedMonerod(): Promise<SharedChain> {
     const child = startMonerod(dataDir, port, p2p);
     child.unref();
     const url = `http://127.0.0.1:${port}`;
-    const daemon = moneroRpc(url);
+    const daemon = moneroRpc(url, { timeoutMs: 300_000 });
+    let spender: WalletRpc | undefined;
     try {
       await waitUntil("monerod did not answer", () => moneroTip(daemon), 90_000, () => readLog(dataDir));
-      const spender = await startWalletRpc(url, { keep: true });
+      spender = await startWalletRpc(url, { keep: true });
       await spender.rpc.call("create_wallet", { filename: "spender", password: "", language: "English" }, z.unknown());
       const { address } = await spender.rpc.call("get_address", { account_index: 0 }, z.object({ address: z.string() }));
       await mine(daemon, FUNDING_BLOCKS, address);
@@ -106,7 +107,9 @@ export async function sharedMonerod(): Promise<SharedChain> {
     } catch (err) {
       writeFileSync(path.join(dir, "error.txt"), (err as Error).message);
       child.kill("SIGKILL");
+      await spender?.stop();
       rmSync(dataDir, { recursive: true, force: true });
+      if (spender) rmSync(spender.dir, { recursive: true, force: true });
       throw err;
     }
   }
@@ -119,7 +122,7 @@ export async function sharedMonerod(): Promise<SharedChain> {
     300_000,
   );
   const url = `http://127.0.0.1:${shared.port}`;
-  return { url, daemon: moneroRpc(url), spenderDir: shared.spenderDir, spenderAddress: shared.spenderAddress };
+  return { url, daemon: moneroRpc(url, { timeoutMs: 300_000 }), spenderDir: shared.spenderDir, spenderAddress: shared.spenderAddress };
 }
 
 function readLog(dir: string): string {
@@ -233,10 +236,13 @@ export async function startWalletRpc(daemonUrl: string, o: { port?: number; dir?
 /** A spending wallet in its own wallet-rpc, paid by mined blocks: what pays the service's subaddresses in the tests. */
 export type Spender = { address: string; wallet: WalletRpc; pay(to: string, piconero: bigint, o?: { unlockTime?: number }): Promise<string> };
 
-/** Mines `blocks` blocks whose coinbase pays `address` (regtest's generateblocks). */
+/** Mines `blocks` blocks whose coinbase pays `address` (regtest's generateblocks), 20 a call: RandomX on a loaded machine takes seconds a block. */
 export async function mine(daemon: MoneroRpc, blocks: number, address: string): Promise<number> {
-  const r = await daemon.call("generateblocks", { amount_of_blocks: blocks, wallet_address: address }, z.object({ height: z.number() }));
-  return r.height;
+  let height = 0;
+  for (let left = blocks; left > 0; left -= 20) {
+    height = (await daemon.call("generateblocks", { amount_of_blocks: Math.min(left, 20), wallet_address: address }, z.object({ height: z.number() }))).height;
+  }
+  return height;
 }
 
 /**

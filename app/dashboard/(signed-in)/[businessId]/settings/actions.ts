@@ -4,6 +4,7 @@ import { asUser } from "@/lib/accounts/session";
 import { refresh } from "next/cache";
 import { getDb } from "@/db/client";
 import * as settings from "@/lib/dashboard/settings";
+import * as monero from "@/lib/dashboard/monero-settings";
 
 /* The Settings page's server actions: thin shells over lib/dashboard/settings.ts, which authorizes and validates. */
 
@@ -22,5 +23,12 @@ export async function saveLogoAction(businessId: number, form: FormData) {
   const file = form.get("remove") === "1" ? null : (form.get("logo") ?? undefined);
   const result = await asUser(async (u) => settings.saveLogo(await getDb(), u.id, businessId, file));
   if (result.ok) refresh(); // the page shows the new logo
+  return result;
+}
+
+/** Sets the business's Monero wallet (address, private view key, restore height); `remove` forgets it. */
+export async function saveMoneroWalletAction(businessId: number, input: unknown, remove = false) {
+  const result = await asUser(async (u) => (remove ? monero.removeMoneroSettings(await getDb(), u.id, businessId) : monero.saveMoneroSettings(await getDb(), u.id, businessId, input)));
+  if (result.ok) refresh();
   return result;
 }

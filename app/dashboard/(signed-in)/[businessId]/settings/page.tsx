@@ -1,12 +1,14 @@
 import type { Metadata } from "next";
 import { sectionCard, SectionTitle } from "@/components/dashboard/mode-badge";
 import { LogoForm } from "@/components/dashboard/settings/logo-form";
+import { MoneroWalletForm } from "@/components/dashboard/settings/monero-wallet-form";
 import { SettingsForm } from "@/components/dashboard/settings/settings-form";
 import { getDb } from "@/db/client";
 import { requireMember } from "@/lib/accounts/session";
 import { ACCOUNT_PATHS } from "@/lib/wallets/derive";
 import { settingsOf } from "@/lib/dashboard/settings";
-import { previewAddressesAction, saveLogoAction, saveSettingsAction } from "./actions";
+import { moneroSettingsOf } from "@/lib/dashboard/monero-settings";
+import { previewAddressesAction, saveLogoAction, saveMoneroWalletAction, saveSettingsAction } from "./actions";
 
 export const metadata: Metadata = { title: "Settings · Merchant dashboard" };
 
@@ -14,6 +16,7 @@ export const metadata: Metadata = { title: "Settings · Merchant dashboard" };
 export default async function SettingsPage({ params }: { params: Promise<{ businessId: string }> }) {
   const { user, business } = await requireMember((await params).businessId, "manage-settings");
   const view = await settingsOf(await getDb(), user.id, business.id);
+  const monero = await moneroSettingsOf(await getDb(), user.id, business.id);
   return (
     <main className="max-w-3xl space-y-4">
       <SectionTitle title="Settings" mode={view.mode} />
@@ -28,6 +31,10 @@ export default async function SettingsPage({ params }: { params: Promise<{ busin
       <section className={sectionCard} aria-labelledby="logo-heading">
         <h3 id="logo-heading" className="mb-3 text-base font-semibold">Checkout logo</h3>
         <LogoForm businessId={view.businessId} logoUrl={view.logoUrl} save={saveLogoAction} />
+      </section>
+      <section className={sectionCard} aria-labelledby="monero-heading">
+        <h3 id="monero-heading" className="mb-3 text-base font-semibold">Monero wallet</h3>
+        <MoneroWalletForm businessId={view.businessId} view={monero} save={saveMoneroWalletAction} />
       </section>
     </main>
   );
