@@ -6,9 +6,10 @@
  * 1. latency.ts: block (or broadcast) → PENDING / COMPLETED webhook, with the embedded runner's jobs;
  * 2. scan.ts: a tick's cost per block against 100 … 100 000 watched addresses, and the catch-up
  *    after 1 000 blocks of downtime.
- * `--chains tron` needs neither litecoind nor anvil.
+ * `--chains tron` needs neither litecoind nor anvil; `--chains solana` runs alone (bench/chains/solana.ts).
  * Prints a table and appends the raw figures to bench/results/<date>-chains.json.
  */
+import { execFileSync } from "node:child_process";
 import os from "node:os";
 import { closeDb, openDb } from "../db";
 import type { Options } from "../options";
@@ -20,6 +21,7 @@ import { startLitecoinBench, type LitecoinBench } from "./litecoin";
 import { chainsTable, writeChainsResult, type ChainsResult } from "./report";
 import { measureScan } from "./scan";
 import { startTronBench, type TronBench } from "./tron";
+import { runSolanaChains } from "./solana";
 
 const log = (s: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${s}`);
 const load = () => os.loadavg().map((l) => Math.round(l * 100) / 100);
@@ -27,6 +29,17 @@ const load = () => os.loadavg().map((l) => Math.round(l * 100) / 100);
 export async function runChains(o: Options): Promise<void> {
   const kind = o.dbs[0];
   const chains = o.chains!;
+  // Solana's watcher polls references, not blocks: measured on its own (bench/chains/solana.ts),
+  // in a process of its own after the others (the service's configuration is read once per process).
+  if (chains.includes("solana")) {
+    if (chains.length === 1) return runSolanaChains(o);
+    await runChains({ ...o, chains: chains.filter((c) => c !== "solana") });
+    const args = process.argv.slice(2);
+    const at = args.indexOf("--chains");
+    args.splice(at, args[at + 1] && !args[at + 1].startsWith("--") ? 2 : 1, "--chains", "solana");
+    execFileSync(process.execPath, [...process.execArgv, process.argv[1], ...args], { stdio: "inherit" });
+    return;
+  }
   let ltc: LitecoinBench | null = null;
   let evm: EvmBench | null = null;
   let tron: TronBench | null = null;

@@ -85,12 +85,14 @@ export async function watchedReferences(tx: Tx, coins: readonly CoinName[], late
     .orderBy(sql`${solanaReferences.checkedAt} asc nulls first`, asc(charges.paymentId));
 }
 
-/** Notes that the reference was asked about at `at`, and the newest signature read for it (kept when none is newer). */
-export async function markReferenceChecked(tx: Tx, paymentId: string, lastSignature: string | null, at: Date): Promise<void> {
-  await tx
-    .update(solanaReferences)
-    .set({ checkedAt: at, ...(lastSignature !== null && { lastSignature }) })
-    .where(eq(solanaReferences.paymentId, paymentId));
+/** Notes that the references were asked about at `at`, each with the newest signature read for it (kept when none is newer): one statement. */
+export async function markReferencesChecked(tx: Tx, checked: readonly { paymentId: string; lastSignature: string | null }[], at: Date): Promise<void> {
+  if (!checked.length) return;
+  const ids = checked.map((c) => c.paymentId).join(",");
+  const sigs = checked.map((c) => c.lastSignature ?? "").join(",");
+  await tx.execute(sql`update ${solanaReferences} set checked_at = ${at.toISOString()}::timestamptz, last_signature = coalesce(nullif(v.sig, ''), ${solanaReferences.lastSignature})
+    from unnest(string_to_array(${ids}, ',')::uuid[], string_to_array(${sigs}, ',')) as v(id, sig)
+    where ${solanaReferences.paymentId} = v.id`);
 }
 
 /** The live businesses' Solana wallets, for the sweep. */
