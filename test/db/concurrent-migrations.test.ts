@@ -82,8 +82,14 @@ describe.runIf(admin)("migrations when several instances start together on an em
     await holder`select pg_advisory_lock(${key}::bigint)`;
     const starting = [startInstance(url), startInstance(url)];
     // Both processes are up and queued behind the lock: neither has migrated anything yet.
+    // pg_locks is the whole server's: other test files wait on advisory locks of their own.
     const waiting = async () =>
-      Number((await holder`select count(*) as n from pg_locks where locktype = 'advisory' and not granted`)[0].n);
+      Number(
+        (
+          await holder`select count(*) as n from pg_locks
+            where locktype = 'advisory' and not granted and database = (select oid from pg_database where datname = current_database())`
+        )[0].n,
+      );
     await expect.poll(waiting, { timeout: 60_000, interval: 100 }).toBe(2);
     expect((await holder`select to_regclass('public.payments') as t`)[0].t).toBeNull();
     await holder`select pg_advisory_unlock(${key}::bigint)`;
