@@ -5,6 +5,7 @@ import { refresh } from "next/cache";
 import { getDb } from "@/db/client";
 import * as settings from "@/lib/dashboard/settings";
 import * as monero from "@/lib/dashboard/monero-settings";
+import * as solana from "@/lib/dashboard/solana-settings";
 
 /* The Settings page's server actions: thin shells over lib/dashboard/settings.ts, which authorizes and validates. */
 
@@ -29,6 +30,13 @@ export async function saveLogoAction(businessId: number, form: FormData) {
 /** Sets the business's Monero wallet (address, private view key, restore height); `remove` forgets it. */
 export async function saveMoneroWalletAction(businessId: number, input: unknown, remove = false) {
   const result = await asUser(async (u) => (remove ? monero.removeMoneroSettings(await getDb(), u.id, businessId) : monero.saveMoneroSettings(await getDb(), u.id, businessId, input)));
+  if (result.ok) refresh();
+  return result;
+}
+
+/** Sets the business's Solana wallet address; an empty one removes it. */
+export async function saveSolanaWalletAction(businessId: number, input: unknown) {
+  const result = await asUser(async (u) => solana.saveSolanaSettings(await getDb(), u.id, businessId, input));
   if (result.ok) refresh();
   return result;
 }

@@ -2,13 +2,15 @@ import type { Metadata } from "next";
 import { sectionCard, SectionTitle } from "@/components/dashboard/mode-badge";
 import { LogoForm } from "@/components/dashboard/settings/logo-form";
 import { MoneroWalletForm } from "@/components/dashboard/settings/monero-wallet-form";
+import { SolanaWalletForm } from "@/components/dashboard/settings/solana-wallet-form";
 import { SettingsForm } from "@/components/dashboard/settings/settings-form";
 import { getDb } from "@/db/client";
 import { requireMember } from "@/lib/accounts/session";
 import { ACCOUNT_PATHS } from "@/lib/wallets/derive";
 import { settingsOf } from "@/lib/dashboard/settings";
 import { moneroSettingsOf } from "@/lib/dashboard/monero-settings";
-import { previewAddressesAction, saveLogoAction, saveMoneroWalletAction, saveSettingsAction } from "./actions";
+import { solanaSettingsOf } from "@/lib/dashboard/solana-settings";
+import { previewAddressesAction, saveLogoAction, saveMoneroWalletAction, saveSettingsAction, saveSolanaWalletAction } from "./actions";
 
 export const metadata: Metadata = { title: "Settings · Merchant dashboard" };
 
@@ -17,6 +19,7 @@ export default async function SettingsPage({ params }: { params: Promise<{ busin
   const { user, business } = await requireMember((await params).businessId, "manage-settings");
   const view = await settingsOf(await getDb(), user.id, business.id);
   const monero = await moneroSettingsOf(await getDb(), user.id, business.id);
+  const solana = await solanaSettingsOf(await getDb(), user.id, business.id);
   return (
     <main className="max-w-3xl space-y-4">
       <SectionTitle title="Settings" mode={view.mode} />
@@ -35,6 +38,10 @@ export default async function SettingsPage({ params }: { params: Promise<{ busin
       <section className={sectionCard} aria-labelledby="monero-heading">
         <h3 id="monero-heading" className="mb-3 text-base font-semibold">Monero wallet</h3>
         <MoneroWalletForm businessId={view.businessId} view={monero} save={saveMoneroWalletAction} />
+      </section>
+      <section className={sectionCard} aria-labelledby="solana-heading">
+        <h3 id="solana-heading" className="mb-3 text-base font-semibold">Solana wallet</h3>
+        <SolanaWalletForm businessId={view.businessId} view={solana} save={saveSolanaWalletAction} />
       </section>
     </main>
   );
