@@ -18,7 +18,13 @@ import { adminCli, seed, viewsOf } from "./backup-support";
  * setting, and every business the running server had acknowledged before the backup began.
  */
 const work = mkdtempSync(path.join(os.tmpdir(), "backup-test-"));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+// A failed assertion leaves no server behind on the directory.
+const servers: { stop: () => void; exited: Promise<unknown> }[] = [];
+afterAll(async () => {
+  for (const s of servers) s.stop();
+  await Promise.all(servers.map((s) => s.exited));
+  rmSync(work, { recursive: true, force: true });
+});
 const source = path.join(work, "source");
 const fresh = path.join(work, "fresh");
 const file = path.join(work, "payments.tar.gz");
@@ -49,7 +55,9 @@ function startServer(dataDir: string) {
       reject(new Error(`the server exited (${code}) before it listened:\n${log}`));
     });
   });
-  return { port, exited, log: () => log, stop: () => child.kill("SIGTERM") };
+  const server = { port, exited, log: () => log, stop: () => child.kill("SIGTERM") };
+  servers.push(server);
+  return server;
 }
 
 describe("backup and restore of the embedded database", () => {

@@ -20,6 +20,7 @@ import { MIGRATION_LOCK_KEY } from "@/db/migrate";
 const admin = process.env.DATABASE_URL;
 const journal = JSON.parse(readFileSync(path.join("db", "migrations", "meta", "_journal.json"), "utf8")) as { entries: { tag: string }[] };
 const created: string[] = [];
+const started: Proc[] = [];
 let sql: postgres.Sql;
 
 /** A fresh, empty database on DATABASE_URL's server; its URL. Dropped after the file. */
@@ -42,7 +43,9 @@ function run(command: string, args: string[], env: Record<string, string | undef
   child.stdout.on("data", (d: Buffer) => (out += d));
   child.stderr.on("data", (d: Buffer) => (out += d));
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  return { out: () => out, exited, kill: () => child.kill("SIGTERM") };
+  const proc = { out: () => out, exited, kill: () => child.kill("SIGTERM") };
+  started.push(proc);
+  return proc;
 }
 
 /** Starts the server on `url`; resolves with its port once it listens, rejects if it exits first. */
@@ -71,6 +74,9 @@ describe.runIf(admin)("migrations when several instances start together on an em
     sql = postgres(admin!, { max: 1, onnotice: () => {} });
   });
   afterAll(async () => {
+    // A failed assertion leaves no process behind.
+    for (const p of started) p.kill();
+    await Promise.all(started.map((p) => p.exited));
     for (const name of created) await sql.unsafe(`drop database if exists ${name} with (force)`);
     await sql.end();
   });
