@@ -6,7 +6,7 @@
 // their own copy of this module, find the same logger and the same request context.
 
 import { AsyncLocalStorage } from "node:async_hooks";
-import { format } from "node:util";
+import { format, stripVTControlCharacters } from "node:util";
 import pino from "pino";
 import pretty from "pino-pretty";
 import { CENSOR, REDACT_PATHS, redactor, secretsOf } from "./redact.mjs";
@@ -42,8 +42,12 @@ function make() {
     redact: { paths: REDACT_PATHS, censor: CENSOR },
     // Call arguments arrive serialized and redacted (hooks below); an Error a child logger was bound with is made so here.
     serializers: { err: (e) => (e instanceof Error ? redact.value(e) : e) },
-    // The request being handled, if any: its id joins every line, whichever bundle writes it.
-    mixin: () => requests.getStore() ?? {},
+    // The request being handled, if any: its id joins every line, whichever bundle writes it. A
+    // fresh object each time: pino merges the line's fields into what the mixin returns.
+    mixin: () => {
+      const request = requests.getStore();
+      return request ? { requestId: request.requestId } : {};
+    },
     hooks: {
       logMethod(args, method) {
         // An Error first is pino's `{ err }`: serialize it here, so the redactor sees its message and stack.
@@ -114,7 +118,8 @@ export function routeConsoleToLog() {
       const root = state().root;
       if (!root.isLevelEnabled(level)) return;
       const err = args.find((a) => a instanceof Error);
-      const text = format(...args.filter((a) => a !== err));
+      // Next.js colours its lines for a terminal; a log keeps the words.
+      const text = stripVTControlCharacters(format(...args.filter((a) => a !== err)));
       root[level](err ? { source: "console", err } : { source: "console" }, text || err?.message);
     };
   }

@@ -20,9 +20,11 @@ log.info({ step: 2 }, "outside any request");
 await inRequest("req-abc.1", async () => {
   await new Promise((r) => setTimeout(r, 5));
   await Promise.all([1, 2].map(async (n) => log.warn({ step: 3, n }, "inside the request")));
+  log.info("inside, no fields");
 });
 routeConsoleToLog();
 console.error("the console says", process.env.METRICS_TOKEN, new Error("at http://u:pw-in-url@node/"));
+console.log("\u001b[32m✓\u001b[39m coloured");
 `;
 
 async function run(env: Record<string, string>): Promise<string> {
@@ -40,9 +42,13 @@ describe("the logger", () => {
       ["info", "outside any request", undefined],
       ["warn", "inside the request", "req-abc.1"],
       ["warn", "inside the request", "req-abc.1"],
+      ["info", "inside, no fields", "req-abc.1"],
       ["error", "the console says [REDACTED]", undefined],
+      ["info", "✓ coloured", undefined],
     ]);
-    expect(lines[3]).toMatchObject({ source: "console", err: { type: "Error", message: "at http://[REDACTED]@node/" } });
+    // Each line has its own fields only: none left over from an earlier line of the request.
+    expect(Object.keys(lines[3]).sort()).toEqual(["hostname", "level", "msg", "pid", "requestId", "time"]);
+    expect(lines[4]).toMatchObject({ source: "console", err: { type: "Error", message: "at http://[REDACTED]@node/" } });
     for (const line of lines) expect(line).toMatchObject({ time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), pid: expect.any(Number) });
     expect(out).not.toContain(TOKEN);
     expect(out).not.toContain("pw-in-url");
