@@ -32,11 +32,12 @@ const NATIVE_SYMBOL: Record<PaymentNetwork, string> = {
 };
 
 /** The token standard wallets and exchanges name beside a network when a token is sent on it. */
-const TOKEN_STANDARD: Partial<Record<PaymentNetwork, string>> = { ETHEREUM: "ERC-20", TRON: "TRC-20", SOLANA: "SPL" };
+const TOKEN_STANDARD: Partial<Record<PaymentNetwork, string>> = { ETHEREUM: "ERC-20", TRON: "TRC-20", SOLANA: "SPL", TON: "Jetton" };
 
 /** The network a coin is sent on. */
 export function paymentNetworkOf(coin: CoinName): PaymentNetwork {
   if (coin === "BITCOIN_CASH" || coin === "MONERO" || coin === "TON") return coin;
+  if (coin === "TON_TETHER") return "TON";
   const network = COINS[coin].network;
   if (network === "BTC") return "BITCOIN";
   if (network === "LTC") return "LITECOIN";

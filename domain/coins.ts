@@ -29,6 +29,7 @@ export type CoinName =
   | "SOL_TETHER"
   | "SOL_USD_COIN"
   | "TON"
+  | "TON_TETHER"
   | "CONTRACT_ERC20_ETH"
   | "CONTRACT_ERC20_USDT"
   | "CONTRACT_ERC20_USDC"
@@ -73,6 +74,8 @@ export const COINS = {
   SOL_TETHER: { chargeType: "PLATFORM_CRYPTO", network: "SOLANA", name: "Tether (Solana)", symbol: "USDT", decimals: 6 },
   SOL_USD_COIN: { chargeType: "PLATFORM_CRYPTO", network: "SOLANA", name: "USD Coin (Solana)", symbol: "USDC", decimals: 6 },
   TON: { chargeType: "PLATFORM_CRYPTO", network: null, name: "Toncoin", symbol: "TON", decimals: 9 },
+  // Not in the spec's CryptoCoinName: Tether's USDT jetton on TON, this service's addition (docs/decisions.md).
+  TON_TETHER: { chargeType: "PLATFORM_CRYPTO", network: null, name: "Tether (TON)", symbol: "USDT", decimals: 6 },
   CONTRACT_ERC20_ETH: { chargeType: "CONTRACT_CRYPTO", network: "ETHEREUM", name: "Ether (contract)", symbol: "ETH", decimals: 18 },
   CONTRACT_ERC20_USDT: { chargeType: "CONTRACT_CRYPTO", network: "ETHEREUM", name: "Tether ERC-20 (contract)", symbol: "USDT", decimals: 6 },
   CONTRACT_ERC20_USDC: { chargeType: "CONTRACT_CRYPTO", network: "ETHEREUM", name: "USD Coin ERC-20 (contract)", symbol: "USDC", decimals: 6 },

@@ -2,16 +2,14 @@ import { COINS, COIN_NAMES, type CoinName } from "./coins";
 import { isErc20Coin, isTrc20Coin, TOKEN_CONTRACTS, TRC20_CONTRACTS, type Erc20Coin, type TokenCoin, type Trc20Coin } from "./token-contracts";
 import { isSplCoin, solanaClusterName, type SplCoin } from "./solana";
 
-/**
- * The chains a live business can be paid on: those with a real watcher (lib/chains).
- * TON has none, so only test businesses (the simulator) offer it.
- */
-export const WATCHED_CHAINS = ["BITCOIN", "LITECOIN", "BITCOIN_CASH", "ETHEREUM", "TRON", "SOLANA", "MONERO"] as const;
+/** The chains a live business can be paid on: those with a real watcher (lib/chains). */
+export const WATCHED_CHAINS = ["BITCOIN", "LITECOIN", "BITCOIN_CASH", "ETHEREUM", "TRON", "SOLANA", "MONERO", "TON"] as const;
 export type WatchedChain = (typeof WATCHED_CHAINS)[number];
 
 /** The watched chain a coin is paid on: the Bitcoin-family coins their own, every Ethereum-, TRON- or Solana-network coin its network. */
 export function watchedChainOf(coin: CoinName): WatchedChain | null {
-  if (coin === "BITCOIN" || coin === "LITECOIN" || coin === "BITCOIN_CASH" || coin === "MONERO") return coin;
+  if (coin === "BITCOIN" || coin === "LITECOIN" || coin === "BITCOIN_CASH" || coin === "MONERO" || coin === "TON") return coin;
+  if (coin === "TON_TETHER") return "TON";
   const network = COINS[coin].network;
   return network === "ETHEREUM" || network === "TRON" || network === "SOLANA" ? network : null;
 }
@@ -92,9 +90,10 @@ export function coinsOfChain(chain: WatchedChain, tokens: Partial<Record<TokenCo
   return [...nativeCoinsOf(chain), ...COIN_NAMES.filter((c) => isToken(c) && tokens[c] !== undefined)];
 }
 
-/** A chain's network as people name it: TRON's by its chain id (mainnet, Nile, Shasta or private), Solana's cluster (mainnet-beta, devnet, testnet or private); null where the network's own word says it. */
+/** A chain's network as people name it: TRON's by its chain id (mainnet, Nile, Shasta or private), Solana's cluster (mainnet-beta, devnet, testnet or private), TON's (mainnet, testnet or private by its global id); null where the network's own word says it. */
 export function networkNameOf(chain: WatchedChain, chainId: number | null): string | null {
   if (chain === "SOLANA") return solanaClusterName(chainId);
+  if (chain === "TON") return chainId === -239 ? "mainnet" : chainId === -3 ? "testnet" : "private";
   if (chain !== "TRON" || chainId === null) return null;
   return TRON_NETWORKS[chainId] ?? "private";
 }

@@ -116,6 +116,7 @@ const CHAINS: Record<WatchedChain, string> = {
   TRON: "TRON",
   SOLANA: "Solana",
   MONERO: "Monero",
+  TON: "TON",
 };
 
 /** A chain the service watches (lib/chains/health.ts). */

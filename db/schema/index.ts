@@ -11,3 +11,4 @@ export * from "./accounts";
 export * from "./emails";
 export * from "./solana";
 export * from "./monero";
+export * from "./ton";

@@ -5,6 +5,8 @@ import { newWebhookSecret } from "@/lib/webhooks/sign";
 import { listApiKeys, revokeApiKey } from "@/db/queries/api-keys";
 import { findBusiness, insertBusiness, updateBusiness } from "@/db/queries/businesses";
 import { findSolanaWallet, setSolanaWallet } from "@/db/queries/solana";
+import { findTonWallet, setTonWallet, type TonWallet } from "@/db/queries/ton";
+import { friendlyTonAddress, parseTonAddress } from "@/lib/wallets/ton";
 import type { Business } from "@/db/schema";
 import { issueApiKey } from "@/lib/accounts/api-keys";
 import type { CoinName } from "@/domain/coins";
@@ -23,9 +25,9 @@ import { checkLogo, type CheckedLogo } from "./logo";
 /**
  * `webhookUrl` is the business's primary endpoint's URL (its oldest endpoint, lib/webhooks/endpoints.ts):
  * the field the admin API had before a business had several endpoints, kept working on them.
- * `solanaWallet` is kept in a table of its own (db/schema/solana.ts).
+ * `solanaWallet` and `tonWallet` are kept in tables of their own (db/schema/solana.ts, ton.ts).
  */
-export function businessSettings(b: Business, webhookUrl: string | null, solanaWallet: string | null = null) {
+export function businessSettings(b: Business, webhookUrl: string | null, solanaWallet: string | null = null, tonWallet: TonWallet | null = null) {
   return {
     businessId: b.id,
     name: b.name,
@@ -41,6 +43,7 @@ export function businessSettings(b: Business, webhookUrl: string | null, solanaW
     parentBusinessId: b.parentBusinessId,
     extendedPublicKeys: b.extendedPublicKeys,
     solanaWallet,
+    tonWallet: tonWallet && (tonWallet.testnet === null ? tonWallet.address : friendlyTonAddress(tonWallet.address, tonWallet.testnet)),
     confirmations: b.confirmations,
     emailNotifications: b.emailNotifications,
     createdAt: b.createdAt.toISOString(),
@@ -60,7 +63,7 @@ function checkModeRules(mode: "test" | "live", webhookUrls: (string | null | und
   if (bad.length) {
     throw invalidField(
       "enabledCoins",
-      `${bad.join(", ")} cannot be paid to a live business: only coins of a chain the service watches can (${[...servable].join(", ")}); TON has no watcher yet`,
+      `${bad.join(", ")} cannot be paid to a live business: only coins of a chain the service watches can (${[...servable].join(", ")})`,
     );
   }
 }
@@ -126,14 +129,22 @@ export async function createBusiness(db: Db, input: CreateBusinessInput) {
     // The primary endpoint shares the business's secret: `webhookSecret` verifies all it sends.
     if (input.webhookUrl) await addEndpoint(tx, business, { url: input.webhookUrl }, { secret: webhookSecret });
     if (input.solanaWallet) await setSolanaWallet(tx, business.id, input.solanaWallet, new Date());
+    const ton = tonWalletOf(input.tonWallet);
+    if (ton) await setTonWallet(tx, business.id, ton, new Date());
     const key = await issueApiKey(tx, { ownerBusinessId: business.id, businessIds: [business.id] });
-    return { ...businessSettings(business, input.webhookUrl ?? null, input.solanaWallet || null), apiKey: key.apiKey, keyId: key.keyId, webhookSecret };
+    return { ...businessSettings(business, input.webhookUrl ?? null, input.solanaWallet || null, ton), apiKey: key.apiKey, keyId: key.keyId, webhookSecret };
   });
 }
 
 export async function getBusiness(db: Db, id: number) {
   const business = await requireBusiness(db, id);
-  return businessSettings(business, (await listEndpoints(db, id))[0]?.url ?? null, (await findSolanaWallet(db, id)) ?? null);
+  return businessSettings(business, (await listEndpoints(db, id))[0]?.url ?? null, (await findSolanaWallet(db, id)) ?? null, (await findTonWallet(db, id)) ?? null);
+}
+
+/** The TON wallet to store from a setting: raw, with the testnet flag of the form given; null for none. */
+function tonWalletOf(text: string | null | undefined): TonWallet | null {
+  const parsed = text ? parseTonAddress(text) : null;
+  return parsed && typeof parsed === "object" ? { address: parsed.raw, testnet: parsed.testnet } : null;
 }
 
 export async function patchBusiness(db: Db, id: number, patch: PatchBusinessInput) {
@@ -161,7 +172,8 @@ export async function patchBusiness(db: Db, id: number, patch: PatchBusinessInpu
     await dropReplacedLogo(tx, current.logoSha256, logoSha256);
     const primary = patch.webhookUrl !== undefined ? await setPrimaryUrl(tx, row, patch.webhookUrl) : endpoints[0];
     if (patch.solanaWallet !== undefined) await setSolanaWallet(tx, id, patch.solanaWallet || null, new Date());
-    return businessSettings(row, primary?.url ?? null, (await findSolanaWallet(tx, id)) ?? null);
+    if (patch.tonWallet !== undefined) await setTonWallet(tx, id, tonWalletOf(patch.tonWallet), new Date());
+    return businessSettings(row, primary?.url ?? null, (await findSolanaWallet(tx, id)) ?? null, (await findTonWallet(tx, id)) ?? null);
   });
   return updated;
 }

@@ -6,6 +6,7 @@ import { defaultEnabledCoins, servableCoins } from "@/domain/watched-chains";
 import { LIVE_URL_RULE, URL_RULE, URL_SCHEME_PATTERN } from "@/lib/http/rules";
 import { accentColorProblem, MAX_LOGO_BYTES } from "@/domain/brand";
 import { solanaAddressProblem } from "@/lib/wallets/solana";
+import { tonAddressProblem } from "@/lib/wallets/ton";
 
 
 /** Why `key` cannot derive `family`'s addresses on `net`, or null when it can. */
@@ -151,6 +152,19 @@ const settings = {
         "The business's Solana wallet address: its public key (base58, 32 bytes), where every Solana payment (SOL, USDC, USDT) goes, each told apart by a fresh reference in its Solana Pay transfer request. Only the public address: no secret key or seed phrase is ever asked for. `null` or an empty string removes it. A `live` business offers Solana coins only with one, and with a healthy SOLANA_RPC_URL.",
       examples: ["9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM"],
     }),
+  tonWallet: z
+    .string()
+    .trim()
+    .superRefine((v, ctx) => {
+      const problem = v === "" ? null : tonAddressProblem(v);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    })
+    .nullable()
+    .meta({
+      description:
+        "The business's TON wallet address, where every TON payment (Toncoin, and USDT on TON) goes, each told apart by its own comment. Any form: user-friendly (EQ…, UQ…; kQ…, 0Q… on testnet) or raw (0:<hex>); a user-friendly testnet form is offered only on a testnet API and a mainnet form only on mainnet. `null` or an empty string removes it. A `live` business offers TON coins only with one, and with a healthy TON_API_URL.",
+      examples: ["UQCD39VS5jcptHL8vMjEXrzGaRcCVYto7HUn4bpAOg8xqEBI"],
+    }),
   emailNotifications: z
     .strictObject({
       receipt: z.boolean(),
@@ -194,6 +208,7 @@ export const CreateBusinessSchema = z
     underpaymentTolerancePercent: settings.underpaymentTolerancePercent.optional(),
     extendedPublicKeys: settings.extendedPublicKeys.optional(),
     solanaWallet: settings.solanaWallet.optional(),
+    tonWallet: settings.tonWallet.optional(),
     confirmations: settings.confirmations.optional(),
     emailNotifications: settings.emailNotifications.optional(),
     parentBusinessId: z
@@ -236,6 +251,7 @@ export const PatchBusinessSchema = z
     underpaymentTolerancePercent: settings.underpaymentTolerancePercent.optional(),
     extendedPublicKeys: settings.extendedPublicKeys.optional(),
     solanaWallet: settings.solanaWallet.optional(),
+    tonWallet: settings.tonWallet.optional(),
     confirmations: settings.confirmations.optional(),
     emailNotifications: settings.emailNotifications.optional(),
   })

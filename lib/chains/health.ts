@@ -31,6 +31,8 @@ export const STALL_AFTER_MS: Record<WatchedChain, number> = {
   MONERO: 40 * 60_000,
   // 400 ms slots: two minutes is some three hundred slots without a finalized block.
   SOLANA: 2 * 60_000,
+  // About 5-second masterchain blocks: five minutes is some sixty missed.
+  TON: 5 * 60_000,
 };
 
 export type ChainState = "healthy" | "starting" | "failing" | "stalled" | "not configured";

@@ -4,6 +4,9 @@ import type { Db, Tx } from "@/db/client";
 import { claimAddressIndex, listTransfers, upsertCharge } from "@/db/queries/charges";
 import { claimSolanaReference } from "@/db/queries/solana";
 import { newSolanaReference } from "@/lib/wallets/solana";
+import { claimTonComment } from "@/db/queries/ton";
+import { friendlyTonAddress, newTonComment } from "@/lib/wallets/ton";
+import { watchedChainOf } from "@/domain/watched-chains";
 import { setSelectedCoin } from "@/db/queries/payments-write";
 import type { Business, PaymentRow } from "@/db/schema";
 import { COINS, type CoinName } from "@/domain/coins";
@@ -34,12 +37,18 @@ export async function liveCoinsFor(db: Tx, business: Business): Promise<Map<Coin
  * xpub family (Solana, Monero, TON) get a simulated address, as only test businesses offer them.
  * Live businesses derive from their own account keys with a counter per key, encoded for the
  * network the coin's node serves; a live Solana charge is paid to the business's own wallet, the
- * payment told apart by its Solana Pay reference (selectCoin).
+ * payment told apart by its Solana Pay reference (selectCoin); a live TON charge likewise to the
+ * business's TON wallet (its user-friendly non-bounceable form for the API's network), told apart
+ * by its comment.
  */
 async function depositAddress(tx: Tx, business: Business & WalletSources, coin: CoinName, liveChains: ReadonlyMap<CoinName, LiveCoin>) {
   if (business.mode === "live" && COINS[coin].network === "SOLANA") {
     if (!business.solanaWallet) throw invalidField("coin", `${coin} is not available: the business has no Solana wallet address`);
     return { address: business.solanaWallet, scope: null, index: null, walletName: "solana-wallet" };
+  }
+  if (business.mode === "live" && watchedChainOf(coin) === "TON") {
+    if (!business.tonWallet) throw invalidField("coin", `${coin} is not available: the business has no TON wallet address`);
+    return { address: friendlyTonAddress(business.tonWallet.address, liveChains.get(coin)?.network === "test"), scope: null, index: null, walletName: "ton-wallet" };
   }
   const family = keyFamilyOf(coin);
   const live = business.mode === "live";
@@ -107,6 +116,8 @@ export async function selectCoin(db: Db, paymentId: string, coin: string): Promi
     });
     // One reference per payment, kept when another Solana coin is chosen: wallets add it to the transfer, and the watcher asks the node for it.
     if (info.network === "SOLANA") await claimSolanaReference(tx, paymentId, newSolanaReference(), now);
+    // One comment per payment, kept when another TON coin is chosen: the payer's wallet sends it with the money, and the watcher matches it.
+    if (watchedChainOf(c) === "TON") await claimTonComment(tx, paymentId, newTonComment(), now);
     const row = await setSelectedCoin(tx, paymentId, { method: info.chargeType, coin: c, at: now });
     await recordEvent(tx, row, "PAYMENT_METHOD_SELECTED", row.status, now);
     return row;

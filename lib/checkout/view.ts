@@ -18,6 +18,7 @@ import { isTerminal } from "@/domain/transitions";
 import type { Business } from "@/db/schema";
 import { selectableCoins } from "./select";
 import { solanaTransferRequest } from "./solana-request";
+import { tonTransferRequest } from "./ton-request";
 import { brandOf, displayNameOf } from "@/lib/businesses/brand";
 import { withWalletSources } from "@/lib/payments/address-source";
 
@@ -67,6 +68,8 @@ export type CheckoutView = {
     transferRequest: boolean;
     /** A live token charge's contract (ERC-20 or TRC-20) or mint (SPL): the one token the watcher counts, for the customer to check in the wallet. */
     tokenContract: string | null;
+    /** A live TON charge's comment: the payer's wallet must send it with the money, or the payment is not matched (it waits for the merchant's review). */
+    comment: string | null;
     paid: string;
     /** What is still due, rounded up to the amount's precision so it can be typed; a wallet sending it leaves nothing due. */
     due: string;
@@ -118,6 +121,7 @@ export async function checkoutView(db: Db, paymentId: string): Promise<CheckoutV
     const late = transfers.filter((t) => !t.dropped && t.late).reduce((sum, t) => sum + BigInt(t.amount), 0n);
     const due = roundUpToShown(d.due, info.decimals);
     const solana = await solanaTransferRequest(db, { payment, business, coin, address: charge.address, units: due > 0n ? due : BigInt(charge.quotedUnits), health });
+    const ton = await tonTransferRequest(db, { payment, business, coin, address: charge.address, units: due > 0n ? due : BigInt(charge.quotedUnits), health });
     chargeView = {
       coin,
       name: assetNameOf(info.symbol),
@@ -130,9 +134,10 @@ export async function checkoutView(db: Db, paymentId: string): Promise<CheckoutV
       rateAt: charge.rateFetchedAt?.toISOString() ?? null,
       address: charge.address,
       // After a partial payment the wallet link asks for what is still due.
-      uri: solana?.uri ?? paymentUri(coin, charge.address, due > 0n ? due : BigInt(charge.quotedUnits), evmTarget(health, business, coin), { recipient: displayNameOf(business), description: payment.name ?? undefined }),
+      uri: solana?.uri ?? ton?.uri ?? paymentUri(coin, charge.address, due > 0n ? due : BigInt(charge.quotedUnits), evmTarget(health, business, coin), { recipient: displayNameOf(business), description: payment.name ?? undefined }),
       transferRequest: solana !== null,
-      tokenContract: solana ? solana.mint : tokenContractOf(health, business, coin),
+      tokenContract: solana ? solana.mint : ton ? ton.master : tokenContractOf(health, business, coin),
+      comment: ton?.comment ?? null,
       paid: unitsToDecimal(d.seen, info.decimals),
       due: unitsToDecimal(due, info.decimals),
       isUnderpaid: d.isUnderpaid,

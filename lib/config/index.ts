@@ -12,6 +12,7 @@ import { MONERO_ENV } from "./monero";
 import { MAIL_ENV, mailConfigOf, type MailConfig } from "./mail";
 import { RATES_ENV, ratesConfigOf, type RatesConfig } from "./rates";
 import { SOLANA_ENV } from "./solana";
+import { TON_ENV, type TonChainConfig } from "./ton";
 import { TOKEN_CONTRACTS_ENV } from "./token-contracts";
 import { TRUSTED_PROXIES_ENV, type TrustedProxy } from "./trusted-proxies";
 
@@ -68,6 +69,7 @@ const envSchema = z.object({
   ...TOKEN_CONTRACTS_ENV,
   ...MONERO_ENV,
   ...SOLANA_ENV,
+  ...TON_ENV,
   // Webhooks of both modes may go to private addresses and plain http (a merchant server on the service's own network).
   WEBHOOK_ALLOW_PRIVATE_TARGETS: optionalString(z.string().trim().refine((v) => devFlag(v) !== undefined, "must be 1, 0, true or false")),
   LATE_PAYMENT_WINDOW: optionalString(z.string().trim().regex(DURATION, "must be a duration such as 7d, 12h, 30m or 3600 (seconds)")).default("7d"),
@@ -143,6 +145,7 @@ export type Config = {
     tron: { tokenContracts: Partial<Record<Trc20Coin, string>>; apiKey: string | undefined };
     /** SOLANA_TOKEN_MINTS: mints replacing the built-in mainnet ones. */
     solana: { tokenMints: Partial<Record<SplCoin, string>> };
+    ton?: TonChainConfig;
     /** MONERO_WALLET_RPC_URL: the monero-wallet-rpc holding the businesses' view-only wallets (MONERO_DAEMON_URL is rpcUrls.MONERO). */
     monero?: { walletRpcUrl: string | undefined };
     latePaymentWindowMs: number;
@@ -256,12 +259,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             ["TRON", e.TRON_RPC_URL],
             ["MONERO", e.MONERO_DAEMON_URL],
             ["SOLANA", e.SOLANA_RPC_URL],
+            ["TON", e.TON_API_URL],
           ] as const
         ).filter(([, url]) => url !== undefined),
       ),
       tokenContracts: e.ETHEREUM_TOKEN_CONTRACTS,
       tron: { tokenContracts: e.TRON_TOKEN_CONTRACTS, apiKey: e.TRON_API_KEY },
       solana: { tokenMints: e.SOLANA_TOKEN_MINTS },
+      ton: { jettonMasters: e.TON_JETTON_MASTERS, apiKey: e.TON_API_KEY },
       monero: { walletRpcUrl: e.MONERO_WALLET_RPC_URL },
       latePaymentWindowMs: durationMs(e.LATE_PAYMENT_WINDOW),
     },

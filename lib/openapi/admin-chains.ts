@@ -38,7 +38,7 @@ export const chainPaths: ZodOpenApiPathsObject = {
       operationId: "adminChainHealth",
       summary: "The chains' health",
       description:
-        "Every chain the service can watch (BITCOIN, LITECOIN, BITCOIN_CASH, ETHEREUM, TRON, SOLANA, MONERO), configured or not: its node's network and tip, the watcher's cursor and lag, its last successful tick and last error, and the coins it offers now. TON has no watcher; live businesses never offer it.",
+        "Every chain the service can watch (BITCOIN, LITECOIN, BITCOIN_CASH, ETHEREUM, TRON, SOLANA, MONERO, TON), configured or not: its node's network and tip, the watcher's cursor and lag, its last successful tick and last error, and the coins it offers now.",
       responses: {
         200: success("Each chain's health.", envelopeOf(z.array(ChainHealthSchema), "ChainHealthEnvelope")),
         ...adminErrors(401),

@@ -37,6 +37,7 @@ export const BusinessSchema = z
     parentBusinessId: id.nullable(),
     extendedPublicKeys: z.record(z.string(), z.string()).meta({ description: "Account extended public keys by key family." }),
     solanaWallet: z.string().nullable().meta({ description: "The Solana wallet address (a public key) Solana payments go to; null when none is set." }),
+    tonWallet: z.string().nullable().meta({ description: "The TON wallet address TON payments go to (user-friendly non-bounceable, or raw when it was given raw); null when none is set." }),
     confirmations: z.record(z.string(), z.number().int()).meta({ description: "Confirmations per coin replacing the coins' defaults; {} when none." }),
     emailNotifications: z
       .object({ receipt: z.boolean(), detected: z.boolean(), underpaid: z.boolean(), expired: z.boolean() })

@@ -47,6 +47,7 @@ export const DEFAULT_RATE_TABLE: RateTable = {
     SOL_TETHER: "1",
     SOL_USD_COIN: "1",
     TON: "5",
+    TON_TETHER: "1",
     CONTRACT_ERC20_ETH: "3000",
     CONTRACT_ERC20_USDT: "1",
     CONTRACT_ERC20_USDC: "1",

@@ -53,7 +53,7 @@ describe("a chain's health", () => {
 });
 
 describe("the coins of live businesses", () => {
-  it("are those of a watched chain: never Monero or TON", () => {
+  it("are those of a watched chain: every network's, TON and USDT on TON included", () => {
     expect(watchedChainOf("ETH_TETHER")).toBe("ETHEREUM");
     expect(watchedChainOf("CONTRACT_ERC20_ETH")).toBe("ETHEREUM");
     expect(watchedChainOf("BITCOIN_CASH")).toBe("BITCOIN_CASH");
@@ -67,9 +67,9 @@ describe("the coins of live businesses", () => {
     }
     expect(watchedChainOf("MONERO")).toBe("MONERO");
     expect(LIVE_COINS).toContain("MONERO");
-    for (const coin of ["TON"] as const) {
-      expect(watchedChainOf(coin)).toBeNull();
-      expect(LIVE_COINS).not.toContain(coin);
+    for (const coin of ["TON", "TON_TETHER"] as const) {
+      expect(watchedChainOf(coin)).toBe("TON");
+      expect(LIVE_COINS).toContain(coin);
     }
   });
 

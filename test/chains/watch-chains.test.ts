@@ -22,8 +22,8 @@ const run = litecoindInstalled() || process.env.CI === "true";
 describe("configuration of the chains' nodes", () => {
   it("reads each RPC URL and the late-payment window, and names a wrong one", () => {
     const cfg = loadConfig({ DATA_DIR: ":memory:", LITECOIN_RPC_URL: "http://u:p@127.0.0.1:9332/", LATE_PAYMENT_WINDOW: "12h" } as unknown as NodeJS.ProcessEnv);
-    expect(cfg.chains).toEqual({ rpcUrls: { LITECOIN: "http://u:p@127.0.0.1:9332/" }, tokenContracts: {}, tron: { tokenContracts: {}, apiKey: undefined }, solana: { tokenMints: {} }, latePaymentWindowMs: 12 * 3_600_000 });
-    expect(loadConfig({ DATA_DIR: ":memory:" } as unknown as NodeJS.ProcessEnv).chains).toEqual({ rpcUrls: {}, tokenContracts: {}, tron: { tokenContracts: {}, apiKey: undefined }, solana: { tokenMints: {} }, latePaymentWindowMs: 7 * 86_400_000 });
+    expect(cfg.chains).toEqual({ rpcUrls: { LITECOIN: "http://u:p@127.0.0.1:9332/" }, tokenContracts: {}, tron: { tokenContracts: {}, apiKey: undefined }, solana: { tokenMints: {} }, ton: { jettonMasters: {}, apiKey: undefined }, monero: { walletRpcUrl: undefined }, latePaymentWindowMs: 12 * 3_600_000 });
+    expect(loadConfig({ DATA_DIR: ":memory:" } as unknown as NodeJS.ProcessEnv).chains).toEqual({ rpcUrls: {}, tokenContracts: {}, tron: { tokenContracts: {}, apiKey: undefined }, solana: { tokenMints: {} }, ton: { jettonMasters: {}, apiKey: undefined }, monero: { walletRpcUrl: undefined }, latePaymentWindowMs: 7 * 86_400_000 });
     expect(() => loadConfig({ DATA_DIR: ":memory:", BITCOIN_RPC_URL: "tcp://x", LATE_PAYMENT_WINDOW: "a week" } as unknown as NodeJS.ProcessEnv)).toThrow(
       /BITCOIN_RPC_URL: must be an http\(s\) URL[\s\S]*LATE_PAYMENT_WINDOW: must be a duration/,
     );
@@ -89,7 +89,7 @@ describe.runIf(run)("the runner's chain job (Litecoin Core, regtest)", () => {
     expect(await node.rpc.call("validateaddress", [charge.address])).toMatchObject({ isvalid: true });
 
     const chains = (await json(await request("GET", "/admin/v1/chains", { key: adminToken() }))).data;
-    expect(chains.map((c: { chain: string }) => c.chain)).toEqual(["BITCOIN", "LITECOIN", "BITCOIN_CASH", "ETHEREUM", "TRON", "SOLANA", "MONERO"]);
+    expect(chains.map((c: { chain: string }) => c.chain)).toEqual(["BITCOIN", "LITECOIN", "BITCOIN_CASH", "ETHEREUM", "TRON", "SOLANA", "MONERO", "TON"]);
     expect(chains.find((c: { chain: string }) => c.chain === "LITECOIN")).toMatchObject({
       state: "healthy",
       network: "regtest",

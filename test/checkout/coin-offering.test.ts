@@ -20,7 +20,7 @@ describe("the checkout's choice of coin: the asset, then its network", () => {
     expect(summary(assets)).toEqual([
       "BTC: Bitcoin=BITCOIN",
       "ETH: Ethereum=ETHEREUM",
-      "USDT: Ethereum=ETH_TETHER, TRON=TRX_TETHER, Solana=SOL_TETHER",
+      "USDT: Ethereum=ETH_TETHER, TRON=TRX_TETHER, Solana=SOL_TETHER, TON=TON_TETHER",
       "USDC: Ethereum=ETH_USD_COIN, TRON=TRX_USD_C, Solana=SOL_USD_COIN",
       "LTC: Litecoin=LITECOIN",
       "BCH: Bitcoin Cash=BITCOIN_CASH",
@@ -39,7 +39,7 @@ describe("the checkout's choice of coin: the asset, then its network", () => {
     ]);
     const usdt = assets.find((a) => a.symbol === "USDT")!;
     expect(usdt.name).toBe("Tether");
-    expect(usdt.networks.map((n) => n.standard)).toEqual(["ERC-20", "TRC-20", "SPL"]);
+    expect(usdt.networks.map((n) => n.standard)).toEqual(["ERC-20", "TRC-20", "SPL", "Jetton"]);
     expect(assets.find((a) => a.symbol === "ETH")!.networks[0].standard).toBeNull();
   });
 
