@@ -13,6 +13,7 @@ import { MAIL_ENV, mailConfigOf, type MailConfig } from "./mail";
 import { RATES_ENV, ratesConfigOf, type RatesConfig } from "./rates";
 import { SOLANA_ENV } from "./solana";
 import { TON_ENV, type TonChainConfig } from "./ton";
+import { devFlag, DURATION, durationMs, isHttpUrl, optionalString } from "./values";
 import { TOKEN_CONTRACTS_ENV } from "./token-contracts";
 import { TRUSTED_PROXIES_ENV, type TrustedProxy } from "./trusted-proxies";
 
@@ -24,13 +25,6 @@ export type { TrustedProxy } from "./trusted-proxies";
  * and persists the secrets it needs in DATA_DIR so `npm start` works with nothing set;
  * production (NODE_ENV=production with DATABASE_URL) generates nothing.
  */
-/** A duration: a whole number of seconds, or with a unit s, m, h or d. */
-const DURATION = /^(\d+)\s*([smhd]?)$/;
-const UNIT_MS: Record<string, number> = { "": 1_000, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
-function durationMs(text: string): number {
-  const [, n, unit] = DURATION.exec(text)!;
-  return Number(n) * UNIT_MS[unit];
-}
 
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -90,26 +84,6 @@ function rpcUrl(example: string) {
   return optionalString(z.url({ protocol: /^https?$/, error: `must be an http(s) URL such as ${example}` }));
 }
 
-/** An unset variable and an empty one mean the same (`INNGEST_DEV=` in a .env file). */
-function optionalString<T extends z.ZodType<string>>(schema: T) {
-  return z.preprocess((v) => (v === "" ? undefined : v), schema.optional());
-}
-
-/** The Inngest SDK's reading of INNGEST_DEV: 1/true → dev, 0/false → not; a URL also means dev. */
-function devFlag(v: string): boolean | undefined {
-  const t = v.trim().toLowerCase();
-  if (t === "1" || t === "true") return true;
-  if (t === "0" || t === "false") return false;
-  return undefined;
-}
-
-function isHttpUrl(v: string): boolean {
-  try {
-    return /^https?:$/.test(new URL(v).protocol);
-  } catch {
-    return false;
-  }
-}
 
 export type Config = {
   env: "development" | "production" | "test";
