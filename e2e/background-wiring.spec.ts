@@ -203,6 +203,6 @@ test("an event raised from every entry point reaches the driver instrumentation 
     const sent = inngest.events.filter((e) => e.name === "webhook/delivery.created").map((e) => e.data.deliveryId as number);
     expect(sent.length).toBe(listed.length + 1); // every outbox row of a payment, and the test event
     expect(sent).toEqual(expect.arrayContaining(listed));
-    expect(server.log()).not.toMatch(/\[after-commit\] failed|gave up sending/);
+    expect(server.log()).not.toMatch(/work after a commit failed|gave up sending/);
   });
 });

@@ -81,10 +81,11 @@ const RETRY_DELAYS_MS = [100, 1_000, 5_000, 15_000];
 export function createEventSender(opts: {
   send: (events: OutgoingEvent[]) => Promise<unknown>;
   retryDelaysMs?: number[];
-  log?: Pick<Console, "warn">;
+  /** Where a give-up is told (a test's list); the service's log by default. */
+  log?: { warn(message: string): void };
 }): EventSender {
   const delays = opts.retryDelaysMs ?? RETRY_DELAYS_MS;
-  const log = opts.log ?? console;
+  const giveUps = opts.log ?? { warn: (message: string) => log.warn({ component: "background" }, message) };
   const pending = new WeakMap<object, OutgoingEvent[]>();
   const inFlight = new Set<Promise<void>>();
   const timers = new Set<NodeJS.Timeout>();
@@ -99,7 +100,7 @@ export function createEventSender(opts: {
         const delay = delays[attempt];
         const why = e instanceof Error ? e.message : String(e);
         if (delay === undefined || closed) {
-          log.warn(`[background] gave up sending ${events.map((x) => x.id).join(", ")} (${why}); the Inngest sweep covers them`);
+          giveUps.warn(`gave up sending ${events.map((x) => x.id).join(", ")} (${why}); the Inngest sweep covers them`);
           return;
         }
         await new Promise<void>((resolve) => {

@@ -19,6 +19,7 @@ import { Dec } from "./providers/decimal";
 import { RateLimitedError } from "./providers/errors";
 import { RATE_PROVIDERS } from "./providers/index";
 import type { ProviderSnapshot, RateProvider } from "./providers/types";
+import { log as serviceLog } from "@/lib/log/logger.mjs";
 
 /** This process, as the holder of a refresh lease. */
 const OWNER = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
@@ -36,7 +37,8 @@ export type RefreshOptions = {
   owner?: string;
   /** The adapters (tests pass their own list); by default those named in `cfg.providers`. */
   providers?: readonly RateProvider[];
-  log?: Pick<Console, "warn">;
+  /** Where refusals and failures are told (a test's spy); the service's log by default. */
+  log?: { warn(message: string): void };
 };
 
 /**
@@ -64,7 +66,7 @@ function valuesOf(s: ProviderSnapshot): Value[] {
  * once it has aged out, the new value is taken, so a real move larger than the limit costs at
  * most one max-age of unavailability instead of locking the rate for ever.
  */
-async function judge(db: Db, s: ProviderSnapshot, cfg: RatesConfig, now: Date, log: Pick<Console, "warn">) {
+async function judge(db: Db, s: ProviderSnapshot, cfg: RatesConfig, now: Date, log: { warn(message: string): void }) {
   const last = new Map((await ratesOfProvider(db, s.provider)).map((r) => [`${r.kind}:${r.key}`, r]));
   const good: GoodRate[] = [];
   let refused = 0;
@@ -74,7 +76,7 @@ async function judge(db: Db, s: ProviderSnapshot, cfg: RatesConfig, now: Date, l
       const jump = jumpPercent(prev.value, v.value);
       if (jump.gt(cfg.maxJumpPercent)) {
         const why = `moved ${jump.toFixed(2)}% from ${new Dec(prev.value).toFixed()} (more than RATE_MAX_JUMP_PERCENT=${cfg.maxJumpPercent})`;
-        log.warn(`[rates] ${s.provider} ${v.key} ${v.value} refused: ${why}`);
+        log.warn(`${s.provider} ${v.key} ${v.value} refused: ${why}`);
         await recordRejectedRate(db, { provider: s.provider, kind: v.kind, key: v.key, value: v.value, at: s.fetchedAt, why });
         refused++;
         continue;
@@ -98,7 +100,7 @@ export async function refreshRates(db: Db, cfg: RatesConfig, o: RefreshOptions =
   if (providers.length === 0) return null;
   const now = o.now ?? new Date();
   const owner = o.owner ?? OWNER;
-  const log = o.log ?? console;
+  const log = o.log ?? { warn: (message: string) => serviceLog.warn({ component: "rates" }, message) };
   // Kraken makes two calls, each bounded by timeoutMs; the lease outlives a refresh that hangs.
   const leaseMs = cfg.timeoutMs * 2 + 30_000;
   if (!(await claimRateRefresh(db, owner, now, cfg.refreshMs, leaseMs))) return null;
@@ -132,7 +134,7 @@ export async function refreshRates(db: Db, cfg: RatesConfig, o: RefreshOptions =
       const error = answer.reason instanceof Error ? answer.reason.message : String(answer.reason);
       const e = answer.reason;
       const backoffUntil = e instanceof RateLimitedError ? new Date(now.getTime() + (e.retryAfterMs ?? cfg.refreshMs * 2)) : null;
-      log.warn(`[rates] ${error}${backoffUntil ? ` (not asked again before ${backoffUntil.toISOString()})` : ""}`);
+      log.warn(`${error}${backoffUntil ? ` (not asked again before ${backoffUntil.toISOString()})` : ""}`);
       result.failed.push({ provider, error });
       await recordProviderRun(db, provider, now, { error, backoffUntil });
     }

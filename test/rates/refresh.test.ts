@@ -108,7 +108,7 @@ describe("refreshRates", () => {
     const log = quiet();
     const result = await refreshRates(db, RATES, { now: at(60), providers: [m.kraken], log });
     expect(result!.answered).toEqual([{ provider: "kraken", stored: 2, refused: 1 }]);
-    expect(log.warn).toHaveBeenCalledWith("[rates] kraken BITCOIN 6400 refused: moved 90.00% from 64000 (more than RATE_MAX_JUMP_PERCENT=20)");
+    expect(log.warn).toHaveBeenCalledWith("kraken BITCOIN 6400 refused: moved 90.00% from 64000 (more than RATE_MAX_JUMP_PERCENT=20)");
     const rows = await stored();
     expect(rows["kraken:coin:BITCOIN"]).toEqual({ value: "64000", at: at(0).toISOString(), rejected: "6400" });
     expect(rows["kraken:coin:LITECOIN"].value).toBe("96");
