@@ -86,7 +86,7 @@ describe("dashboard settings: validation and saving", () => {
 
   it("keeps a live business to the live rules (patchBusiness's)", async () => {
     const live = await team({ mode: "live" });
-    await rejects(saveSettings(live.db, live.owner, live.a.businessId, { enabledCoins: ["BITCOIN", "SOLANA"] }), 400, ["enabledCoins"]);
+    await rejects(saveSettings(live.db, live.owner, live.a.businessId, { enabledCoins: ["BITCOIN", "TON"] }), 400, ["enabledCoins"]);
   });
 });
 
