@@ -9,6 +9,9 @@ import { checkoutView } from "@/lib/checkout/view";
 import { reconcilePayment } from "@/lib/payments/reconcile";
 import { solanaPayUri } from "@/lib/wallets/solana";
 import { canServeNow } from "@/lib/payments/address-source";
+import { createUser } from "@/lib/accounts/users";
+import { exportPayments } from "@/lib/dashboard/payments-export";
+import { listTransfers } from "@/db/queries/charges";
 import { adminToken, createPayment, json, newBusiness, paymentsPath, request } from "../helpers";
 import { oneChainFileAtATime } from "../serial";
 import { freePort } from "../chains/nodes/free-port";
@@ -120,5 +123,13 @@ describe("Solana payments of live businesses", () => {
     expect(solana).toMatchObject({ lastError: null, lastResult: { followed: true, transfers: 2 } });
     expect(await checkoutView(db, sol.id)).toMatchObject({ status: "COMPLETED" });
     expect(await checkoutView(db, token.id)).toMatchObject({ status: "COMPLETED" });
+
+    // The dashboard's CSV export names each payment's transaction by its signature.
+    const owner = (await createUser(db, { email: `owner-${sol.id}@example.com`, businessId: b.businessId, role: "owner" })).userId;
+    const { lines } = await exportPayments(db, owner, b.businessId, new URLSearchParams());
+    let csv = "";
+    for await (const chunk of lines) csv += chunk;
+    const signatures = await Promise.all([sol.id, token.id].map(async (id) => (await listTransfers(db, id))[0].txId));
+    for (const [i, id] of [sol.id, token.id].entries()) expect(csv.split("\r\n").find((l) => l.startsWith(id))).toContain(signatures[i]);
   });
 });
