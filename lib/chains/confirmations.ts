@@ -13,7 +13,7 @@ import { COINS, type CoinName } from "@/domain/coins";
  * - SOLANA network 32: the depth at which a slot is "finalized" (rooted).
  * - MONERO 10: outputs are spendable after 10 blocks (the protocol's lock), the figure
  *   wallets and processors wait for.
- * - TON 1: blocks are final on commit (BFT consensus), so one masterchain block suffices.
+ * - TON 1, TON_TETHER 1: blocks are final on commit (BFT consensus), so one masterchain block suffices.
  */
 const BY_COIN: Partial<Record<CoinName, number>> = {
   BITCOIN: 1,
@@ -21,6 +21,7 @@ const BY_COIN: Partial<Record<CoinName, number>> = {
   LITECOIN: 2,
   MONERO: 10,
   TON: 1,
+  TON_TETHER: 1,
 };
 
 const BY_NETWORK = { ETHEREUM: 12, TRON: 19, SOLANA: 32 } as const;
