@@ -6,6 +6,7 @@ import { getDb } from "@/db/client";
 import * as settings from "@/lib/dashboard/settings";
 import * as monero from "@/lib/dashboard/monero-settings";
 import * as solana from "@/lib/dashboard/solana-settings";
+import * as ton from "@/lib/dashboard/ton-settings";
 
 /* The Settings page's server actions: thin shells over lib/dashboard/settings.ts, which authorizes and validates. */
 
@@ -37,6 +38,20 @@ export async function saveMoneroWalletAction(businessId: number, input: unknown,
 /** Sets the business's Solana wallet address; an empty one removes it. */
 export async function saveSolanaWalletAction(businessId: number, input: unknown) {
   const result = await asUser(async (u) => solana.saveSolanaSettings(await getDb(), u.id, businessId, input));
+  if (result.ok) refresh();
+  return result;
+}
+
+/** Sets the business's TON wallet address; an empty one removes it. */
+export async function saveTonWalletAction(businessId: number, input: unknown) {
+  const result = await asUser(async (u) => ton.saveTonSettings(await getDb(), u.id, businessId, input));
+  if (result.ok) refresh();
+  return result;
+}
+
+/** Assigns money awaiting review to a payment, or leaves it. */
+export async function resolveTonReviewAction(businessId: number, input: unknown) {
+  const result = await asUser(async (u) => ton.resolveTonReview(await getDb(), u.id, businessId, input));
   if (result.ok) refresh();
   return result;
 }

@@ -3,6 +3,7 @@ import { sectionCard, SectionTitle } from "@/components/dashboard/mode-badge";
 import { LogoForm } from "@/components/dashboard/settings/logo-form";
 import { MoneroWalletForm } from "@/components/dashboard/settings/monero-wallet-form";
 import { SolanaWalletForm } from "@/components/dashboard/settings/solana-wallet-form";
+import { TonWalletForm } from "@/components/dashboard/settings/ton-wallet-form";
 import { SettingsForm } from "@/components/dashboard/settings/settings-form";
 import { getDb } from "@/db/client";
 import { requireMember } from "@/lib/accounts/session";
@@ -10,7 +11,8 @@ import { ACCOUNT_PATHS } from "@/lib/wallets/derive";
 import { settingsOf } from "@/lib/dashboard/settings";
 import { moneroSettingsOf } from "@/lib/dashboard/monero-settings";
 import { solanaSettingsOf } from "@/lib/dashboard/solana-settings";
-import { previewAddressesAction, saveLogoAction, saveMoneroWalletAction, saveSettingsAction, saveSolanaWalletAction } from "./actions";
+import { tonSettingsOf } from "@/lib/dashboard/ton-settings";
+import { previewAddressesAction, saveLogoAction, saveMoneroWalletAction, saveSettingsAction, saveSolanaWalletAction, saveTonWalletAction, resolveTonReviewAction } from "./actions";
 
 export const metadata: Metadata = { title: "Settings · Merchant dashboard" };
 
@@ -20,6 +22,7 @@ export default async function SettingsPage({ params }: { params: Promise<{ busin
   const view = await settingsOf(await getDb(), user.id, business.id);
   const monero = await moneroSettingsOf(await getDb(), user.id, business.id);
   const solana = await solanaSettingsOf(await getDb(), user.id, business.id);
+  const ton = await tonSettingsOf(await getDb(), user.id, business.id);
   return (
     <main className="max-w-3xl space-y-4">
       <SectionTitle title="Settings" mode={view.mode} />
@@ -42,6 +45,10 @@ export default async function SettingsPage({ params }: { params: Promise<{ busin
       <section className={sectionCard} aria-labelledby="solana-heading">
         <h3 id="solana-heading" className="mb-3 text-base font-semibold">Solana wallet</h3>
         <SolanaWalletForm businessId={view.businessId} view={solana} save={saveSolanaWalletAction} />
+      </section>
+      <section className={sectionCard} aria-labelledby="ton-heading">
+        <h3 id="ton-heading" className="mb-3 text-base font-semibold">TON wallet</h3>
+        <TonWalletForm businessId={view.businessId} view={ton} save={saveTonWalletAction} resolve={resolveTonReviewAction} />
       </section>
     </main>
   );
