@@ -86,6 +86,14 @@ describe("Solana watcher: payments (LiteSVM behind JSON-RPC)", () => {
     expect(await w.status(p.id)).toBe("COMPLETED");
   });
 
+  it("completes a SOL payment short by less than the business's underpayment tolerance", async () => {
+    const o = await started();
+    const p = await solanaLivePayment(db, "SOLANA", merchant, (id) => chainFile.retire(id), { underpaymentTolerancePercent: 1 });
+    await payer.pay({ recipient: merchant, amount: p.units - p.units / 200n, reference: p.reference }); // 0.5 % short
+    await w.tick(o);
+    expect(await w.status(p.id)).toBe("COMPLETED");
+  });
+
   it("completes an overpaid USDC payment and records the whole amount", async () => {
     const o = await started();
     const p = await livePayment("SOL_USD_COIN");
