@@ -33,6 +33,7 @@ function Instructions({ charge, remaining }: { charge: Charge; remaining: boolea
         tokenContract={charge.tokenContract}
         networkName={charge.networkName}
         standard={charge.standard}
+        comment={charge.comment}
         heading={remaining ? t("sendRemaining", { symbol: charge.symbol }) : t("sendExactly", { coin: charge.name })}
       />
       {/* Solana Pay: the link and QR code carry the payment's reference; an address typed by hand does not. */}

@@ -17,6 +17,8 @@ type Props = {
   networkName: string;
   standard: string | null;
   heading: string;
+  /** A TON payment's comment: the wallet must send it with the money, or the payment is not recognised. */
+  comment?: string | null;
 };
 
 /** A URI a wallet app can open (bitcoin:, ethereum:, …), as opposed to a bare address. */
@@ -25,7 +27,7 @@ function isWalletUri(uri: string): boolean {
 }
 
 /** An address to copy into the wallet: the deposit address, or the token's contract to check. */
-type Copied = "amount" | "address" | "contract";
+type Copied = "amount" | "address" | "contract" | "comment";
 
 /** A copy button in the checkout's language. */
 function CheckoutCopyButton({ value, what }: { value: string; what: Copied }) {
@@ -59,7 +61,7 @@ function amountFontSize(text: string): string {
 }
 
 /** BTCPay-style payment box: QR code, amount and address with copy buttons, "Open in wallet". */
-export function PaymentInstructions({ coinName, symbol, amount, address, uri, tokenContract, networkName, standard, heading }: Props) {
+export function PaymentInstructions({ coinName, symbol, amount, address, uri, tokenContract, networkName, standard, heading, comment }: Props) {
   const t = useTranslations("checkout.instructions");
   const network = { network: networkName, standard: standard ?? "", b: (chunks: ReactNode) => <span className="font-semibold text-slate-900">{chunks}</span> };
   return (
@@ -101,7 +103,13 @@ export function PaymentInstructions({ coinName, symbol, amount, address, uri, to
             testId="token-contract"
           />
         ) : null}
+        {comment ? <AddressField label={t("comment")} value={comment} what="comment" testId="payment-comment" /> : null}
       </dl>
+      {comment ? (
+        <p role="alert" className="rounded-xl bg-amber-50 px-4 py-3 text-sm text-amber-900 ring-1 ring-amber-200" data-testid="comment-required">
+          {t("commentRequired")}
+        </p>
+      ) : null}
       {isWalletUri(uri) ? (
         <a
           href={uri}
