@@ -22,6 +22,7 @@ import { chainsTable, writeChainsResult, type ChainsResult } from "./report";
 import { measureScan } from "./scan";
 import { startTronBench, type TronBench } from "./tron";
 import { runSolanaChains } from "./solana";
+import { runTonChains } from "./ton";
 
 const log = (s: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${s}`);
 const load = () => os.loadavg().map((l) => Math.round(l * 100) / 100);
@@ -29,6 +30,16 @@ const load = () => os.loadavg().map((l) => Math.round(l * 100) / 100);
 export async function runChains(o: Options): Promise<void> {
   const kind = o.dbs[0];
   const chains = o.chains!;
+  // TON's watcher follows merchants' accounts, not blocks: measured on its own (bench/chains/ton.ts), in a process of its own.
+  if (chains.includes("ton")) {
+    if (chains.length === 1) return runTonChains(o);
+    await runChains({ ...o, chains: chains.filter((c) => c !== "ton") });
+    const args = process.argv.slice(2);
+    const at = args.indexOf("--chains");
+    args.splice(at, args[at + 1] && !args[at + 1].startsWith("--") ? 2 : 1, "--chains", "ton");
+    execFileSync(process.execPath, [...process.execArgv, process.argv[1], ...args], { stdio: "inherit" });
+    return;
+  }
   // Solana's watcher polls references, not blocks: measured on its own (bench/chains/solana.ts),
   // in a process of its own after the others (the service's configuration is read once per process).
   if (chains.includes("solana")) {
