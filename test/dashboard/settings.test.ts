@@ -1,3 +1,4 @@
+import { getBusiness } from "@/lib/businesses/businesses";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { createBase58check } from "@scure/base";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -84,9 +85,10 @@ describe("dashboard settings: validation and saving", () => {
     expect((await saveSettings(t.db, t.owner, t.a.businessId, { extendedPublicKeys: { BITCOIN: "" } })).extendedPublicKeys).toEqual({ ETHEREUM });
   });
 
-  it("keeps a live business to the live rules (patchBusiness's)", async () => {
+  it("keeps a live business to the live rules (patchBusiness's): every coin is on a watched chain, TON's included", async () => {
     const live = await team({ mode: "live" });
-    await rejects(saveSettings(live.db, live.owner, live.a.businessId, { enabledCoins: ["BITCOIN", "TON"] }), 400, ["enabledCoins"]);
+    await saveSettings(live.db, live.owner, live.a.businessId, { enabledCoins: ["BITCOIN", "TON", "TON_TETHER"] });
+    expect((await getBusiness(live.db, live.a.businessId)).enabledCoins).toEqual(["BITCOIN", "TON", "TON_TETHER"]);
   });
 });
 
