@@ -39,8 +39,8 @@ export type Options = {
   catchUp: number;
 };
 
-export type ChainName = "litecoin" | "ethereum" | "tron" | "solana" | "ton";
-const CHAIN_NAMES: readonly ChainName[] = ["litecoin", "ethereum", "tron", "solana", "ton"];
+export type ChainName = "litecoin" | "ethereum" | "tron" | "solana" | "monero" | "ton";
+const CHAIN_NAMES: readonly ChainName[] = ["litecoin", "ethereum", "tron", "solana", "monero", "ton"];
 
 const USAGE = `npm run bench -- [options]
   --db pglite|postgres|both   database(s) (default: postgres when DATABASE_URL is set, else pglite)
@@ -59,11 +59,12 @@ const USAGE = `npm run bench -- [options]
   --reuse-store               keep the seeded store, and reuse it in a later run with the same --payments
                               instead of seeding again (A/B pairs at a million; what a run writes stays
                               in the store, so not for figures of record; not with --scale)
-  --chains [litecoin,ethereum,tron,solana,ton]  the chain watchers instead (bench/chains/): webhook latency against litecoind,
+  --chains [litecoin,ethereum,tron,solana,monero,ton]  the chain watchers instead (bench/chains/): webhook latency against litecoind,
                               anvil and the fake java-tron node (test/chains/nodes/tron-node.ts), scan cost per block
                               by watched addresses, catch-up (no server; ~10 min; tron alone needs neither litecoind nor anvil);
                               ton: calls and time per tick with 10 000 open payments on one wallet (bench/chains/ton.ts);
-                              solana: calls and time per tick with 10 000 open charges (bench/chains/solana.ts)
+                              solana: calls and time per tick with 10 000 open charges (bench/chains/solana.ts);
+                              monero: latency and time per tick with 1, 10, 100 businesses on one wallet-rpc (bench/chains/monero.ts)
   --chain-samples N           payments per chain for the latency (default 30)
   --chain-watched 100,10000,100000  watched addresses per chain for the scan cost
   --catch-up N                blocks mined while the watchers stand still, then read by one tick (default 1000; 0: none)

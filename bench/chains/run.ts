@@ -23,6 +23,7 @@ import { measureScan } from "./scan";
 import { startTronBench, type TronBench } from "./tron";
 import { runSolanaChains } from "./solana";
 import { runTonChains } from "./ton";
+import { runMoneroChains } from "./monero";
 
 const log = (s: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${s}`);
 const load = () => os.loadavg().map((l) => Math.round(l * 100) / 100);
@@ -30,6 +31,16 @@ const load = () => os.loadavg().map((l) => Math.round(l * 100) / 100);
 export async function runChains(o: Options): Promise<void> {
   const kind = o.dbs[0];
   const chains = o.chains!;
+  // Monero's watcher asks wallets, not blocks: measured on its own (bench/chains/monero.ts), in a process of its own.
+  if (chains.includes("monero")) {
+    if (chains.length === 1) return runMoneroChains(o);
+    await runChains({ ...o, chains: chains.filter((c) => c !== "monero") });
+    const args = process.argv.slice(2);
+    const at = args.indexOf("--chains");
+    args.splice(at, args[at + 1] && !args[at + 1].startsWith("--") ? 2 : 1, "--chains", "monero");
+    execFileSync(process.execPath, [...process.execArgv, process.argv[1], ...args], { stdio: "inherit" });
+    return;
+  }
   // TON's watcher follows merchants' accounts, not blocks: measured on its own (bench/chains/ton.ts), in a process of its own.
   if (chains.includes("ton")) {
     if (chains.length === 1) return runTonChains(o);
