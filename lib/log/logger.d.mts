@@ -6,7 +6,7 @@ type LogMethod = (fieldsOrMessage: Record<string, unknown> | string, message?: s
 
 export declare const log: Record<LogLevelName, LogMethod>;
 export declare function logs(level: LogLevelName): boolean;
-export declare function rootLogger(): Logger;
+export declare function childLogger(bindings: Record<string, unknown>): Logger;
 export type LogSettings = { level: LogLevelName | "silent"; format: "json" | "pretty" };
 export declare function logSettings(env: Record<string, string | undefined>): LogSettings;
 export declare function loggerSettings(): LogSettings;

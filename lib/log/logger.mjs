@@ -9,7 +9,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { format, stripVTControlCharacters } from "node:util";
 import pino from "pino";
 import pretty from "pino-pretty";
-import { CENSOR, REDACT_PATHS, redactor, secretsOf } from "./redact.mjs";
+import { redactor, secretsOf } from "./redact.mjs";
 
 const LOG = Symbol.for("cryptopay.log");
 
@@ -37,9 +37,10 @@ function make() {
   const requests = new AsyncLocalStorage();
   const options = {
     level,
+    // pino's own `redact` paths are not used: with wildcards they cost four times a whole line,
+    // and the walk below covers any depth (childLogger redacts a child's bindings the same way).
     formatters: { level: (label) => ({ level: label }) },
     timestamp: pino.stdTimeFunctions.isoTime,
-    redact: { paths: REDACT_PATHS, censor: CENSOR },
     // Call arguments arrive serialized and redacted (hooks below); an Error a child logger was bound with is made so here.
     serializers: { err: (e) => (e instanceof Error ? redact.value(e) : e) },
     // The request being handled, if any: its id joins every line, whichever bundle writes it. A
@@ -82,9 +83,10 @@ export function logs(level) {
   return state().root.isLevelEnabled(level);
 }
 
-/** The pino logger itself (the production server's access log). */
-export function rootLogger() {
-  return state().root;
+/** A pino child logger with fields on every line, redacted once, here (pino does not pass bindings through the hooks). */
+export function childLogger(bindings) {
+  const { root, redact } = state();
+  return root.child(redact.value(bindings));
 }
 
 /** The level and format the logger runs with. */

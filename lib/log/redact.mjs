@@ -14,13 +14,6 @@ export const CENSOR = "[REDACTED]";
 /** Field names whose values are secrets (matched on the name's end, any case, at any depth). */
 const SECRET_FIELD = /(password|passwd|passphrase|secret|token|api[-_]?key|authorization|cookie|view[-_]?key|spend[-_]?key|private[-_]?key|mnemonic|seed|backup[-_]?codes|totp[-_]?uri|^parameters)$/i;
 
-/**
- * The same names for pino's own `redact`, which covers what bypasses the call-site walk: the
- * bindings of child loggers. Its paths are literal, one wildcard level deep.
- */
-const NAMES = ["password", "newPassword", "currentPassword", "secret", "token", "apiKey", "authorization", "cookie", "viewKey", "privateViewKey", "spendKey", "mnemonic", "seed"];
-export const REDACT_PATHS = [...NAMES, ...NAMES.map((n) => `*.${n}`), 'headers["set-cookie"]', '*.headers["set-cookie"]'];
-
 const SHAPES = [
   // scheme://user:password@host → scheme://[REDACTED]@host (RPC, SMTP and database URLs)
   [/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@"'<>]+@/gi, `$1${CENSOR}@`],
@@ -34,6 +27,9 @@ const SHAPES = [
   [/\bwhsec_[A-Za-z0-9+/=_-]+/g, CENSOR],
   [/\b(sk|rk)_(?:live_|test_)?[A-Za-z0-9]{8,}/g, CENSOR],
 ];
+
+/** Where any shape above could begin: most strings (methods, routes, ids, words) have none, and skip the replacements. */
+const MAYBE = /:\/\/|[?&;][a-z0-9_.-]*=|\/v\d|bearer|basic|eyJ|whsec_|sk_|rk_/i;
 
 /** Environment variables that hold a secret outright, and URLs that may carry one. */
 const SECRET_ENV = /(SECRET|TOKEN|PASSWORD|PASSPHRASE|_KEY|_KEYS|SEED|MNEMONIC)$/;
@@ -80,6 +76,7 @@ export function redactor(initial) {
   function text(value) {
     let out = value;
     for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join(CENSOR);
+    if (!MAYBE.test(out)) return out;
     for (const [pattern, replacement] of SHAPES) out = out.replace(pattern, replacement);
     return out;
   }

@@ -14,7 +14,7 @@ const LOGGER = path.resolve(import.meta.dirname, "../../lib/log/logger.mjs");
 const TOKEN = "metrics-token-for-the-logger-test";
 
 const SCRIPT = `
-import { inRequest, log, routeConsoleToLog } from ${JSON.stringify(LOGGER)};
+import { childLogger, inRequest, log, routeConsoleToLog } from ${JSON.stringify(LOGGER)};
 log.debug({ step: 1 }, "a debug line");
 log.info({ step: 2 }, "outside any request");
 await inRequest("req-abc.1", async () => {
@@ -22,6 +22,7 @@ await inRequest("req-abc.1", async () => {
   await Promise.all([1, 2].map(async (n) => log.warn({ step: 3, n }, "inside the request")));
   log.info("inside, no fields");
 });
+childLogger({ component: "child", password: "child-password", node: "http://u:child-pw@node/" }).info("a child's line");
 routeConsoleToLog();
 console.error("the console says", process.env.METRICS_TOKEN, new Error("at http://u:pw-in-url@node/"));
 console.log("\u001b[32m✓\u001b[39m coloured");
@@ -43,12 +44,14 @@ describe("the logger", () => {
       ["warn", "inside the request", "req-abc.1"],
       ["warn", "inside the request", "req-abc.1"],
       ["info", "inside, no fields", "req-abc.1"],
+      ["info", "a child's line", undefined],
       ["error", "the console says [REDACTED]", undefined],
       ["info", "✓ coloured", undefined],
     ]);
     // Each line has its own fields only: none left over from an earlier line of the request.
     expect(Object.keys(lines[3]).sort()).toEqual(["hostname", "level", "msg", "pid", "requestId", "time"]);
-    expect(lines[4]).toMatchObject({ source: "console", err: { type: "Error", message: "at http://[REDACTED]@node/" } });
+    expect(lines[4]).toMatchObject({ component: "child", password: "[REDACTED]", node: "http://[REDACTED]@node/" });
+    expect(lines[5]).toMatchObject({ source: "console", err: { type: "Error", message: "at http://[REDACTED]@node/" } });
     for (const line of lines) expect(line).toMatchObject({ time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), pid: expect.any(Number) });
     expect(out).not.toContain(TOKEN);
     expect(out).not.toContain("pw-in-url");
