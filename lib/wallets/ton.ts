@@ -19,12 +19,9 @@ export type TonAddress = {
 export function parseTonAddress(text: string): TonAddress | string {
   const t = text.trim();
   try {
-    if (Address.isRaw(t)) return { raw: Address.parseRaw(t).toRawString(), testnet: null };
-    if (Address.isFriendly(t)) {
-      const f = Address.parseFriendly(t);
-      if (f.address.workChain !== 0) return "must be a wallet address in the basechain (workchain 0)";
-      return { raw: f.address.toRawString(), testnet: f.isTestOnly };
-    }
+    const parsed = Address.isRaw(t) ? { address: Address.parseRaw(t), testnet: null } : Address.isFriendly(t) ? ((f) => ({ address: f.address, testnet: f.isTestOnly }))(Address.parseFriendly(t)) : null;
+    if (parsed && parsed.address.workChain !== 0) return "must be a wallet address in the basechain (workchain 0)";
+    if (parsed) return { raw: parsed.address.toRawString(), testnet: parsed.testnet };
   } catch {
     // falls through to the message below
   }

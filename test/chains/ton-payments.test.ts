@@ -159,6 +159,12 @@ describe("TON watcher: Toncoin payments by comment (sandbox behind toncenter v2)
     expect(await w.status(p.id)).toBe("EXPIRED");
   });
 
+  it("holds the chain's lease: another instance following the same cursor meanwhile waits, and reads nothing", async () => {
+    const o = await started();
+    expect(await w.tick({ ...o, owner: "b" })).toMatchObject({ followed: false, transfers: 0 });
+    expect(await w.tick(o)).toMatchObject({ followed: true });
+  });
+
   it("does not credit a payment's comment sent to another business's wallet: it waits for that business's review", async () => {
     const o = await started();
     const mine = await merchant();
