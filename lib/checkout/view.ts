@@ -141,7 +141,8 @@ export async function checkoutView(db: Db, paymentId: string): Promise<CheckoutV
       paid: unitsToDecimal(d.seen, info.decimals),
       due: unitsToDecimal(due, info.decimals),
       isUnderpaid: d.isUnderpaid,
-      confirmations: pending.length ? Math.min(...pending.map((t) => t.confirmations)) : 0,
+      // A held transfer (locked by its sender) counts as unconfirmed, as detection counts it.
+      confirmations: pending.length ? Math.min(...pending.map((t) => (t.held ? 0 : t.confirmations))) : 0,
       requiredConfirmations: charge.requiredConfirmations,
       transfers: pending.length,
       late: late > 0n ? unitsToDecimal(late, info.decimals) : null,
