@@ -27,6 +27,8 @@ export type Options = {
   force: boolean;
   /** Extra arguments for the server's node process, e.g. `--cpu-prof`. */
   serverNodeArgs: string[];
+  /** `npm start`'s server (scripts/server.mjs) or bare `next start`. */
+  server: "npm-start" | "next-start";
   /** Keep the seeded store and reuse it on the next run with as many payments (bench/store.ts). */
   reuseStore: boolean;
   /** `--chains`: the chain watchers against litecoind, anvil and the fake java-tron node (bench/chains/), instead of the HTTP run. */
@@ -55,6 +57,8 @@ const USAGE = `npm run bench -- [options]
   --skip-build                use the existing build in node_modules/.cache/next-bench
   --port P                    server port (default 3210)
   --server-node-args "..."    extra node flags for the server (e.g. "--cpu-prof --cpu-prof-dir=bench/results/prof")
+  --server npm-start|next-start  the server measured: npm start's (scripts/server.mjs, default: request metrics,
+                              request ids, an access line per request at LOG_LEVEL=info) or bare next start
   --force                     allow resetting a PostgreSQL database not named *bench*
   --reuse-store               keep the seeded store, and reuse it in a later run with the same --payments
                               instead of seeding again (A/B pairs at a million; what a run writes stays
@@ -92,6 +96,7 @@ export function parseOptions(argv: string[]): Options {
     databaseUrl: process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/bench",
     force: false,
     serverNodeArgs: [],
+    server: "npm-start",
     reuseStore: false,
     chains: null,
     chainSamples: 30,
@@ -127,6 +132,12 @@ export function parseOptions(argv: string[]): Options {
       case "--skip-build": o.skipBuild = true; break;
       case "--port": o.port = ints(next())[0]; break;
       case "--force": o.force = true; break;
+      case "--server": {
+        const v = next();
+        if (v !== "npm-start" && v !== "next-start") throw new Error(`--server: ${v}?\n\n${USAGE}`);
+        o.server = v;
+        break;
+      }
       case "--reuse-store": o.reuseStore = true; break;
       case "--chains":
         o.chains = argv[i + 1] && !argv[i + 1].startsWith("--")

@@ -21,6 +21,8 @@ export type RunResult = {
   /** Rounds of the sweep; `sweep` holds each figure's median round. */
   repeat?: number;
   machine: { cpus: number; cpuModel: string; memoryGb: number; node: string; loadAverage: number[] };
+  /** The server measured (`--server`) and its LOG_LEVEL (info: an access line per request); absent in runs before 28 November 2026, all of bare `next start`. */
+  server?: { kind: "npm-start" | "next-start"; logLevel: string };
   sweep?: SweepResult;
   /** Every round's figures when `repeat` > 1. */
   rounds?: SweepResult[];

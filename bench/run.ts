@@ -165,7 +165,7 @@ async function sweep(
 async function withServer<T>(t: Target, fn: (server: Server) => Promise<T>): Promise<T> {
   // A local PostgreSQL's CPU is measured too; PGlite's thread is metered inside the server process.
   const local = t.databaseUrl !== undefined && /@(127\.0\.0\.1|localhost|\[::1\])[:/]/.test(t.databaseUrl);
-  const server = await startServer(serviceEnv(t, o.port), o.port, o.serverNodeArgs, local ? postgresCpuMs : undefined);
+  const server = await startServer(serviceEnv(t, o.port), o.port, o.serverNodeArgs, local ? postgresCpuMs : undefined, o.server);
   try {
     return await fn(server);
   } finally {
@@ -186,6 +186,7 @@ async function main(opts: Options) {
     secondsPerRun: opts.duration,
     repeat: opts.repeat,
     machine: machine(),
+    server: { kind: opts.server, logLevel: process.env.LOG_LEVEL || "info" },
   };
   try {
     let fixture: Fixture;

@@ -103,9 +103,24 @@ export function postgresCpuMs(): number {
   return total;
 }
 
+/** Which server the bench measures: `npm start`'s (scripts/server.mjs: the method guard, request metrics, request ids and access lines) or bare `next start`. */
+export type ServerKind = "npm-start" | "next-start";
+
+/** A JSON log line's message; a line the pipe cut in two is shown as it came. */
+function messageOf(line: string): string {
+  try {
+    return (JSON.parse(line) as { msg: string }).msg;
+  } catch {
+    return line;
+  }
+}
+
+/** The server's last output, kept for an error message: an access line per request must not pile up for the whole run. */
+const LOG_TAIL = 64 * 1024;
+
 /**
- * `next start` (NODE_ENV=production) with the service's environment and BENCH_ROUTES=1, in a
- * process of its own with the node flags `npm start` uses; resolves once the ceiling route answers.
+ * The production server (NODE_ENV=production) with the service's environment and BENCH_ROUTES=1,
+ * in a process of its own with the node flags `npm start` uses; resolves once the ceiling route answers.
  * `dbCpuMs` meters a local PostgreSQL; without it the database meter is PGlite's thread in the
  * server, which db/pglite-server.mjs names "pglite" (NaN when there is none: a remote database).
  */
@@ -114,6 +129,7 @@ export async function startServer(
   port: number,
   nodeArgs: string[] = [],
   dbCpuMs?: () => number,
+  kind: ServerKind = "npm-start",
 ): Promise<Server> {
   const url = `http://127.0.0.1:${port}`;
   // The readiness check below takes whatever answers on the port; a server left running by an
@@ -126,8 +142,9 @@ export async function startServer(
   if (stale) {
     throw new Error(`Something already answers on ${url} (a server left by an earlier run? \`pgrep -a next-server\`); stop it or pass --port.`);
   }
+  const serverArgs = kind === "npm-start" ? [path.join(root, "scripts", "server.mjs")] : [nextBin, "start", "-p", String(port), "-H", "127.0.0.1"];
   const child = run(
-    [...SERVER_NODE_FLAGS, ...nodeArgs, nextBin, "start", "-p", String(port), "-H", "127.0.0.1"],
+    [...SERVER_NODE_FLAGS, ...nodeArgs, ...serverArgs],
     {
       ...process.env,
       DATABASE_URL: undefined,
@@ -140,17 +157,18 @@ export async function startServer(
   );
   let log = "";
   child.stdout?.on("data", (d) => {
-    log += d;
+    log = (log + d).slice(-LOG_TAIL);
     // BENCH_SERVER_LOG=file keeps what the server prints on stdout (e.g. with --server-node-args "--trace-gc").
     if (process.env.BENCH_SERVER_LOG) appendFileSync(process.env.BENCH_SERVER_LOG, d);
     // The embedded database's VACUUM and ANALYZE hold its one session for up to a second or two
     // at a million payments: shown as they come, so a measurement they fell into can be told.
     for (const line of String(d).split("\n")) {
-      if (line.startsWith("embedded database:")) console.log(`[server ${new Date().toISOString().slice(11, 19)}] ${line}`);
+      const said = line.includes('"component":"database"') ? messageOf(line) : line.startsWith("embedded database:") ? line : null;
+      if (said) console.log(`[server ${new Date().toISOString().slice(11, 19)}] ${said}`);
     }
   });
   child.stderr?.on("data", (d) => {
-    log += d;
+    log = (log + d).slice(-LOG_TAIL);
     // Requests cut off when a measurement ends ("aborted") are expected; show anything else.
     const text = String(d);
     if (!/Error: aborted|ECONNRESET|ignore-listed frames|^\s*}\s*$/m.test(text)) process.stderr.write(`[server] ${text}`);
