@@ -4,6 +4,7 @@ import { marketMockServerEnv } from "./e2e/market-mock-env";
 import { smtpServerEnv } from "./e2e/smtp-env";
 import { tronServerEnv } from "./e2e/tron-node";
 import { solanaServerEnv } from "./e2e/solana-node";
+import { tonServerEnv } from "./e2e/ton-node";
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 export const E2E_ADMIN_TOKEN = "adm_e2e_token_for_playwright_only";
@@ -77,6 +78,8 @@ export default defineConfig({
       ...tronServerEnv(),
       // The fake Solana node (devnet's genesis, USDC at a fixed mint) that globalSetup starts (e2e/solana-node.ts).
       ...solanaServerEnv(),
+      // The fake toncenter (the TVM emulator behind toncenter v2) that globalSetup starts (e2e/ton-node.ts).
+      ...tonServerEnv(),
       // Market rates from the mock of Kraken, Coinbase and CoinGecko that globalSetup starts
       // (e2e/market-mock-env.ts); its default prices are the static table's, so amounts are too.
       ...marketMockServerEnv(),

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { Address, beginCell, Cell, toNano, type TupleItem } from "@ton/core";
+import { Address, beginCell, Cell, loadMessage, toNano, type TupleItem } from "@ton/core";
 import { Blockchain, GetMethodError, type SendMessageResult, type SandboxContract, type TreasuryContract } from "@ton/sandbox";
 import { JettonMinter } from "@ton-community/assets-sdk/dist/jetton/JettonMinter";
 import { JettonWallet } from "@ton-community/assets-sdk/dist/jetton/JettonWallet";
@@ -42,10 +42,10 @@ export class TonNode {
     this.url = `http://127.0.0.1:${port}`;
   }
 
-  static async start(o: { zeroState?: string } = {}): Promise<TonNode> {
+  static async start(o: { zeroState?: string; port?: number } = {}): Promise<TonNode> {
     const chain = await Blockchain.create();
     const server = createServer();
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    await new Promise<void>((resolve) => server.listen(o.port ?? 0, "127.0.0.1", resolve));
     const node = new TonNode(chain, server, o.zeroState ?? PRIVATE_ZERO_STATE);
     server.on("request", (req, res) => void node.handle(req, res));
     return node;
@@ -136,6 +136,12 @@ export class TonNode {
       }
       if (method === "getTransactions") return send(200, { ok: true, result: this.getTransactions(q) });
       if (method === "runGetMethod" && req.method === "POST") return send(200, { ok: true, result: await this.runGetMethod(await readJson(req)) });
+      if (method === "sendBoc" && req.method === "POST") {
+        // docs.ton.org/ecosystem/api/toncenter/v2/ "Send BoC": POST `{ boc }` (a serialized external message), answers `{ "@type": "ok" }`.
+        const { boc } = await readJson<{ boc: string }>(req);
+        this.keep(await this.chain.sendMessage(loadMessage(Cell.fromBase64(boc).beginParse())));
+        return send(200, { ok: true, result: { "@type": "ok", "@extra": "" } });
+      }
       return send(404, { ok: false, error: `no method ${method}`, code: 404 });
     } catch (e) {
       return send(500, { ok: false, error: (e as Error).message, code: 500 });
@@ -204,8 +210,8 @@ export class TonNode {
   }
 }
 
-async function readJson(req: IncomingMessage): Promise<never> {
+async function readJson<T = never>(req: IncomingMessage): Promise<T> {
   const chunks: Buffer[] = [];
   for await (const c of req) chunks.push(c as Buffer);
-  return JSON.parse(Buffer.concat(chunks).toString("utf8")) as never;
+  return JSON.parse(Buffer.concat(chunks).toString("utf8")) as T;
 }
