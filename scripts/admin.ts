@@ -1,5 +1,9 @@
 /** `npm run admin -- <command>`: see scripts/admin-cli.ts, or `npm run admin -- help`. */
+import { logToStderr } from "@/lib/log/logger.mjs";
 import { run } from "./admin-cli";
+
+// The answer (often JSON) goes to stdout; what the modules log goes beside it on stderr.
+logToStderr();
 
 process.exitCode = await run(process.argv.slice(2), {
   env: process.env,

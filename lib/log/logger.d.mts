@@ -14,3 +14,4 @@ export declare function addSecrets(values: (string | undefined)[]): void;
 export declare function inRequest<T>(requestId: string, fn: () => T): T;
 export declare function currentRequestId(): string | undefined;
 export declare function routeConsoleToLog(): void;
+export declare function logToStderr(): void;

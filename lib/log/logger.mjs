@@ -12,6 +12,7 @@ import pretty from "pino-pretty";
 import { redactor, secretsOf } from "./redact.mjs";
 
 const LOG = Symbol.for("cryptopay.log");
+const TO_STDERR = Symbol.for("cryptopay.log.stderr");
 
 const FORMATS = ["json", "pretty"];
 
@@ -57,10 +58,13 @@ function make() {
       },
     },
   };
+  // The service logs to stdout; a CLI whose stdout is its answer logs to stderr (logToStderr).
+  const fd = globalThis[TO_STDERR] ? 2 : 1;
+  const stream = fd === 2 ? process.stderr : process.stdout;
   const destination =
     lineFormat === "pretty"
-      ? pretty({ sync: true, colorize: Boolean(process.stdout.isTTY), translateTime: "SYS:HH:MM:ss.l", ignore: "pid,hostname" })
-      : pino.destination({ dest: 1, sync: true });
+      ? pretty({ sync: true, destination: fd, colorize: Boolean(stream.isTTY), translateTime: "SYS:HH:MM:ss.l", ignore: "pid,hostname" })
+      : pino.destination({ dest: fd, sync: true });
   return { root: pino(options, destination), requests, settings, redact };
 }
 
@@ -77,6 +81,14 @@ const LEVELS = ["fatal", "error", "warn", "info", "debug", "trace"];
  * logger (tests spy on these methods).
  */
 export const log = Object.fromEntries(LEVELS.map((level) => [level, (...args) => state().root[level](...args)]));
+
+/**
+ * Writes the log to stderr instead of stdout, for a command-line tool whose stdout is its answer
+ * (the admin CLI prints JSON there). Called before the first line is written.
+ */
+export function logToStderr() {
+  globalThis[TO_STDERR] = true;
+}
 
 /** Whether a level would be written: to skip building what a debug line would say. */
 export function logs(level) {
