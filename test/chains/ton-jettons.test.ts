@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Address, beginCell, toNano } from "@ton/core";
 import type { SandboxContract } from "@ton/sandbox";
-import type { JettonMinter } from "@ton-community/assets-sdk/dist/jetton/JettonMinter";
+import type { JettonMinter } from "@ton-community/assets-sdk/dist/jetton/JettonMinter.js";
 import { getDb, type Db } from "@/db/client";
 import { tonDriver } from "@/lib/chains/ton/driver";
 import { OP_INTERNAL_TRANSFER, OP_TRANSFER_NOTIFICATION } from "@/lib/chains/ton/parse";

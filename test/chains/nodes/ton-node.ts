@@ -2,8 +2,8 @@ import { createHash, randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { Address, beginCell, Cell, loadMessage, toNano, type TupleItem } from "@ton/core";
 import { Blockchain, GetMethodError, type SendMessageResult, type SandboxContract, type TreasuryContract } from "@ton/sandbox";
-import { JettonMinter } from "@ton-community/assets-sdk/dist/jetton/JettonMinter";
-import { JettonWallet } from "@ton-community/assets-sdk/dist/jetton/JettonWallet";
+import { JettonMinter } from "@ton-community/assets-sdk/dist/jetton/JettonMinter.js";
+import { JettonWallet } from "@ton-community/assets-sdk/dist/jetton/JettonWallet.js";
 
 /**
  * A fake toncenter for the tests: the HTTP API's v2 methods the watcher calls
