@@ -3,6 +3,7 @@ import { e2eLitecoinNode } from "./e2e/litecoin-node";
 import { marketMockServerEnv } from "./e2e/market-mock-env";
 import { smtpServerEnv } from "./e2e/smtp-env";
 import { tronServerEnv } from "./e2e/tron-node";
+import { moneroServerEnv } from "./e2e/monero-node";
 import { solanaServerEnv } from "./e2e/solana-node";
 import { tonServerEnv } from "./e2e/ton-node";
 
@@ -80,6 +81,8 @@ export default defineConfig({
       ...solanaServerEnv(),
       // The fake toncenter (the TVM emulator behind toncenter v2) that globalSetup starts (e2e/ton-node.ts).
       ...tonServerEnv(),
+      // The regtest monerod and the wallet-rpc for view-only wallets that globalSetup starts (e2e/monero-node.ts).
+      ...moneroServerEnv(),
       // Market rates from the mock of Kraken, Coinbase and CoinGecko that globalSetup starts
       // (e2e/market-mock-env.ts); its default prices are the static table's, so amounts are too.
       ...marketMockServerEnv(),

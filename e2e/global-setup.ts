@@ -7,6 +7,7 @@ import { e2eMarketMock, E2E_RATE_REFRESH_SECONDS } from "./market-mock-env";
 import { E2E_TRON_BLOCK_MS, E2E_TRON_PAYER_KEY, E2E_TRON_USDT, e2eTronNode, TRON_START_ERROR_ENV } from "./tron-node";
 import { startE2eSolana } from "./solana-setup";
 import { startE2eTon } from "./ton-setup";
+import { startE2eMonero } from "./monero-setup";
 
 /**
  * Starts what the e2e server talks to, after the webServer is up (Playwright's order), and
@@ -27,15 +28,18 @@ import { startE2eTon } from "./ton-setup";
  * - the fake Solana node the server follows (SOLANA_RPC_URL, see e2e/solana-node.ts and
  *   e2e/solana-setup.ts): devnet's genesis, USDC at the fixed mint, the payer funded. Its start
  *   error goes to the live Solana spec only.
+ * - the regtest monerod and wallet-rpcs the server follows (MONERO_DAEMON_URL,
+ *   MONERO_WALLET_RPC_URL; e2e/monero-node.ts, e2e/monero-setup.ts). Their start error goes to
+ *   the live Monero spec only.
  * - the fake toncenter the server follows (TON_API_URL; e2e/ton-node.ts, e2e/ton-setup.ts): the
  *   TVM emulator with the customer's wallet funded. Its start error goes to the live TON spec only.
  */
 export default async function globalSetup(): Promise<() => Promise<void>> {
   const mock = await startMarketMock({ port: e2eMarketMock().port });
   const ton = await startE2eTon();
-  const [litecoind, tron, solana, ready] = await Promise.all([startNode(), startTron(), startE2eSolana(), firstRefresh(mock).then(() => null, (e: unknown) => e)]);
+  const [litecoind, tron, solana, monero, ready] = await Promise.all([startNode(), startTron(), startE2eSolana(), startE2eMonero(), firstRefresh(mock).then(() => null, (e: unknown) => e)]);
   const teardown = async () => {
-    await Promise.all([litecoind?.stop(), tron?.stop(), solana?.close(), mock.close()]);
+    await Promise.all([litecoind?.stop(), tron?.stop(), solana?.close(), monero?.(), mock.close()]);
   };
   if (ready !== null) {
     await teardown();
