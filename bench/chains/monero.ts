@@ -107,6 +107,12 @@ export async function runMoneroChains(o: Options): Promise<void> {
     const { lastSession } = await import("@/lib/chains/monero/wallets");
     const { reconcilePayment } = await import("@/lib/payments/reconcile");
     const result: Record<string, unknown> = { startedAt: new Date().toISOString(), database: o.dbs[0], machine: machine(), monerod: "0.18.0.0 (Debian), regtest" };
+    // Written after each part: a hundred wallets' sessions take long on a loaded machine, and a cut run keeps what it measured.
+    const file = `${new URL("../results/", import.meta.url).pathname}${new Date().toISOString().slice(0, 10)}-monero.json`;
+    const save = () => {
+      mkdirSync(path.dirname(file), { recursive: true });
+      writeFileSync(file, JSON.stringify(result, null, 2));
+    };
 
     /** A live business with fresh keys, and a payment of it with MONERO chosen (its wallet made at the first). */
     const height = await moneroTip(daemon);
@@ -157,6 +163,7 @@ export async function runMoneroChains(o: Options): Promise<void> {
     }
     runner.stop();
     result.latency = { samples: latency, pendingMs: median(latency.map((l) => l.pendingMs)), completedMs: median(latency.map((l) => l.completedMs)) };
+    save();
 
     // 2. A tick's time with 1, 10 and 100 businesses on the one wallet-rpc, each with an open payment.
     const businesses: Awaited<ReturnType<typeof business>>[] = [];
@@ -185,14 +192,13 @@ export async function runMoneroChains(o: Options): Promise<void> {
       const ms = median(runs.map((r) => r.ms));
       ticks.push({ businesses: n, tickMs: ms, perBusinessMs: Math.round(ms / n), runs });
       log(`${n} business(es): a tick ${ms} ms (${Math.round(ms / n)} ms a business); runs ${runs.map((r) => r.ms).join(", ")}`);
+      result.ticks = ticks;
+      save();
     }
     result.ticks = ticks;
     result.firstPaymentSelectMs = { median: Math.round(median(firstPayments)), max: Math.round(Math.max(...firstPayments)) };
     console.log(JSON.stringify({ latency: result.latency, ticks: ticks.map(({ runs: _r, ...t }) => t), firstPaymentSelectMs: result.firstPaymentSelectMs }, null, 2));
-    const dir = new URL("../results/", import.meta.url).pathname;
-    mkdirSync(dir, { recursive: true });
-    const file = `${dir}${new Date().toISOString().slice(0, 10)}-monero.json`;
-    writeFileSync(file, JSON.stringify(result, null, 2));
+    save();
     console.log(`raw figures: ${file}`);
   } finally {
     await closeDb().catch(() => undefined);
