@@ -1,4 +1,5 @@
 import type { Db } from "@/db/client";
+import { log } from "@/lib/log/logger.mjs";
 import { dropTransfers } from "@/db/queries/chain-watch";
 import { moneroTransferIds, watchedMoneroCharges, type MoneroCharge } from "@/db/queries/monero";
 import { CursorWalk, type FollowerOptions, type FollowResult, type Whereabouts } from "../cursor-walk";
@@ -94,7 +95,7 @@ export async function followMoneroChain(db: Db, o: MoneroFollowOptions): Promise
   if (doubleSpent.length) {
     const ids = await moneroTransferIds(db, [...new Set(doubleSpent.map((d) => d.paymentId))], [...new Set(doubleSpent.map((d) => d.txid))]);
     const touched = await dropTransfers(db, ids, walk.now());
-    if (touched.length) console.warn(`[watcher MONERO] dropped ${ids.length} transfer(s) the wallet sees double-spent in the pool`);
+    if (touched.length) log.warn({ component: "watcher", chain: "MONERO", dropped: ids.length }, `dropped ${ids.length} transfer(s) the wallet sees double-spent in the pool`);
     for (const id of touched) walk.touched.add(id);
   }
   await walk.drops.dropVanished((txid) => locate(o.daemon, txid));
