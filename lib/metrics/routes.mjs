@@ -21,6 +21,7 @@ export const ROUTE_PATTERNS = Object.freeze([
   "/admin/v1/businesses/:id/webhook-secret/rotate",
   "/admin/v1/businesses/:id/webhook-deliveries",
   "/admin/v1/businesses/:id/webhook-deliveries/:id/redeliver",
+  "/admin/v1/businesses/:id/monero-wallet",
   "/admin/v1/businesses/:id/webhook-endpoints",
   "/admin/v1/businesses/:id/webhook-endpoints/:id",
   "/admin/v1/businesses/:id/webhook-endpoints/:id/secret",
