@@ -49,4 +49,17 @@ describe("configuration", () => {
     );
     expect(loadConfig(env({ DATABASE_URL: "", DATA_DIR: ":memory:" })).databaseUrl).toBeUndefined();
   });
+
+  it("reads Solana's mints and TON's jetton masters as the token contracts are read, naming the coin and the address form", () => {
+    const base = { DATA_DIR: ":memory:" };
+    const usdc = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v";
+    const usdt = "EQCxE6mUtQJKFnGfaROTKOt1lZbDiiX1kCixRv7Nw2Id_sDs";
+    const ok = loadConfig(env({ ...base, SOLANA_TOKEN_MINTS: JSON.stringify({ SOL_USD_COIN: usdc }), TON_JETTON_MASTERS: JSON.stringify({ TON_TETHER: usdt }) }));
+    expect(ok.chains.solana.tokenMints).toEqual({ SOL_USD_COIN: usdc });
+    expect(ok.chains.ton?.jettonMasters).toEqual({ TON_TETHER: usdt });
+    expect(() => loadConfig(env({ ...base, SOLANA_TOKEN_MINTS: JSON.stringify({ BTC: usdc }) }))).toThrow(/BTC is not an SPL coin/);
+    expect(() => loadConfig(env({ ...base, SOLANA_TOKEN_MINTS: JSON.stringify({ SOL_USD_COIN: "0xabc" }) }))).toThrow(/is not a base58 Solana address/);
+    expect(() => loadConfig(env({ ...base, TON_JETTON_MASTERS: "[1]" }))).toThrow(/TON_JETTON_MASTERS: must be a JSON object/);
+    expect(() => loadConfig(env({ ...base, TON_JETTON_MASTERS: JSON.stringify({ TON_TETHER: "nope" }) }))).toThrow(/"nope" is not a TON address/);
+  });
 });

@@ -20,9 +20,10 @@ const isEvmAddress = (text: string) => /^0x[0-9a-fA-F]{40}$/.test(text);
 /**
  * A JSON object of token coin id → contract address, replacing the built-in mainnet contracts
  * (for a test network, or a token that moved): ETHEREUM_TOKEN_CONTRACTS with 0x addresses of
- * ERC-20 coins, TRON_TOKEN_CONTRACTS with base58 addresses of TRC-20 coins.
+ * ERC-20 coins, TRON_TOKEN_CONTRACTS with base58 addresses of TRC-20 coins, and Solana's mints and
+ * TON's jetton masters (lib/config/solana.ts, ton.ts) in their chains' own address forms.
  */
-function contractsOf<C extends string>(
+export function contractsOf<C extends string>(
   builtIn: Record<C, string>,
   kind: { family: string; example: string; valid: (a: string) => boolean; what: string },
   text: string | undefined,
@@ -59,6 +60,6 @@ export const TOKEN_CONTRACTS_ENV = {
 };
 
 /** An unset variable and an empty one mean the same. */
-function blankIsUnset<T extends z.ZodType<string>>(schema: T) {
+export function blankIsUnset<T extends z.ZodType<string>>(schema: T) {
   return z.preprocess((v) => (v === "" ? undefined : v), schema.optional());
 }

@@ -1,6 +1,7 @@
 import { Address } from "@ton/core";
 import { z } from "zod";
 import { TON_JETTON_MASTERS, type JettonCoin } from "@/domain/ton";
+import { blankIsUnset, contractsOf } from "./token-contracts";
 
 /**
  * TON_API_URL: a toncenter-compatible HTTP API (v2 getTransactions, runGetMethod,
@@ -15,28 +16,9 @@ export const TON_ENV = {
     z.url({ protocol: /^https?$/, error: "must be an http(s) URL of a toncenter-compatible API, such as https://toncenter.com" }).optional(),
   ),
   TON_API_KEY: z.preprocess((v) => (v === "" ? undefined : v), z.string().optional()),
-  TON_JETTON_MASTERS: z.preprocess((v) => (v === "" ? undefined : v), z.string().optional()).transform((text, ctx) => {
-    if (text === undefined) return {};
-    const example = `{"TON_TETHER":"EQCx…"}`;
-    const fail = (message: string) => {
-      ctx.addIssue({ code: "custom", message });
-      return z.NEVER;
-    };
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      return fail(`must be a JSON object such as ${example}`);
-    }
-    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return fail(`must be a JSON object such as ${example}`);
-    const out: Partial<Record<JettonCoin, string>> = {};
-    for (const [coin, master] of Object.entries(parsed)) {
-      if (!Object.hasOwn(TON_JETTON_MASTERS, coin)) return fail(`${coin} is not a TON jetton coin; use one of ${Object.keys(TON_JETTON_MASTERS).join(", ")}`);
-      if (typeof master !== "string" || !Address.isAddress(safeParse(master))) return fail(`${coin}: ${JSON.stringify(master)} is not a TON address`);
-      out[coin as JettonCoin] = master;
-    }
-    return out;
-  }),
+  TON_JETTON_MASTERS: blankIsUnset(z.string()).transform((text, ctx) =>
+    contractsOf<JettonCoin>(TON_JETTON_MASTERS, { family: "a TON jetton", example: `{"TON_TETHER":"EQCx…"}`, valid: (a) => safeParse(a) !== null, what: "a TON address" }, text, ctx),
+  ),
 };
 
 /** TON_JETTON_MASTERS (masters replacing the built-in mainnet ones) and TON_API_KEY; TON_API_URL is `rpcUrls.TON`. */
