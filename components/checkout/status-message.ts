@@ -17,6 +17,7 @@ export function statusMessage(view: CheckoutView, t: StatusText): StatusMessage 
         ? { tone: "info", title: t("awaitingTitle"), detail: t("awaitingDetail", { amount: c.amount, symbol }) }
         : { tone: "neutral", title: t("chooseTitle"), detail: t("chooseDetail") };
     case "PENDING": {
+      if (c?.held) return { tone: "warning", title: t("heldTitle"), detail: t("heldDetail") };
       const required = c?.requiredConfirmations ?? 0;
       const count = Math.min(c?.confirmations ?? 0, required);
       const still = c && c.isUnderpaid && c.due !== "0" ? ` ${t("stillDue", { due: c.due, symbol })}` : "";

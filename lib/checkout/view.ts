@@ -76,6 +76,8 @@ export type CheckoutView = {
     isUnderpaid: boolean;
     confirmations: number;
     requiredConfirmations: number;
+    /** Whether a transfer's sender locked its money (Monero's unlock_time): it never completes on its own. */
+    held: boolean;
     transfers: number;
     /** Money received after the payment closed (in coins), or null: recorded, but it changes nothing. */
     late: string | null;
@@ -143,6 +145,8 @@ export async function checkoutView(db: Db, paymentId: string): Promise<CheckoutV
       isUnderpaid: d.isUnderpaid,
       // A held transfer (locked by its sender) counts as unconfirmed, as detection counts it.
       confirmations: pending.length ? Math.min(...pending.map((t) => (t.held ? 0 : t.confirmations))) : 0,
+      // Money its sender locked never completes on its own: the customer is told to see the merchant.
+      held: pending.some((t) => Boolean(t.held)),
       requiredConfirmations: charge.requiredConfirmations,
       transfers: pending.length,
       late: late > 0n ? unitsToDecimal(late, info.decimals) : null,

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { moneroTip } from "@/lib/chains/monero/rpc";
+import { checkoutView } from "@/lib/checkout/view";
 import { expirePaymentIfDue } from "@/lib/payments/expiry";
 import { oneChainFileAtATime } from "../serial";
 import { moneroContext, type MoneroContext } from "./monero-context";
@@ -70,12 +71,17 @@ describe.runIf(run)("Monero payments (monerod + monero-wallet-rpc, regtest)", ()
     const p = await x.livePayment(business);
     const height = await moneroTip(x.daemon);
     const txid = await x.spender.pay(p.address, p.units, { unlockTime: height + 500 });
+    // Seen in the pool first, so the next block mined holds it and the count below is exact.
+    await x.follow();
+    expect(await x.transfers(p.id)).toMatchObject([{ txId: txid, confirmations: 0 }]);
     await x.mine(12);
     await x.follow();
     const [t] = await x.transfers(p.id);
     expect(t).toMatchObject({ txId: txid, amount: p.units.toString(), confirmations: 12 });
     expect(t.held).toMatch(/locked by its sender until block \d+ \(unlock_time\)/);
     expect(await x.status(p.id)).toBe("PENDING");
+    // The checkout says so rather than counting confirmations that cannot complete it.
+    expect((await checkoutView(x.db, p.id))?.charge).toMatchObject({ held: true, confirmations: 0 });
   }, 180_000);
 
   it("money sent after the payment expired is recorded as late, with no change of status", async () => {
