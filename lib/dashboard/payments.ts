@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Db } from "@/db/client";
 import { EXACT_COUNT_LIMIT } from "@/db/queries/payments-list";
+import { listTransfers } from "@/db/queries/charges";
 import { findDelivery } from "@/db/queries/webhooks";
 import type { Business } from "@/db/schema";
 import { authorize } from "@/lib/accounts/authorize";
@@ -80,6 +81,12 @@ export type PaymentDetail = {
   deliveriesTotal: number;
   /** The e-mails the customer was sent (or is to be, or could not be), oldest first, with their attempts. */
   emails: CustomerEmailView[];
+  /**
+   * Transfers that cannot count whatever their confirmations, with why (a Monero sender's
+   * unlock_time, or more confirmations advised than the payment waits for): the merchant settles
+   * them by hand, so the page names them; the API's record has no field for it.
+   */
+  held: { txId: string; reason: string }[];
   canEditNote: boolean;
   canRedeliver: boolean;
 };
@@ -92,15 +99,17 @@ export type PaymentDetail = {
 export async function dashboardPayment(db: Db, userId: string, businessId: unknown, paymentId: unknown): Promise<PaymentDetail> {
   const { business, role } = await authorize(db, userId, businessId, "view");
   const payment = await getPayment(db, business, paymentIdOf(paymentId));
-  const [log, emails] = await Promise.all([
+  const [log, emails, transfers] = await Promise.all([
     listBusinessDeliveries(db, deliveryOwner(business, payment), { paymentId: payment.id, PageNumber: 1, PageSize: DELIVERIES_SHOWN }),
     paymentEmails(db, payment.id),
+    listTransfers(db, payment.id),
   ]);
   return {
     payment,
     deliveries: log.items,
     deliveriesTotal: log.totalCount,
     emails,
+    held: transfers.flatMap((t) => (t.held && !t.dropped ? [{ txId: t.txId, reason: t.held }] : [])),
     canEditNote: can(role, "edit-notes"),
     canRedeliver: can(role, "manage-webhooks"),
   };

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { listTransfers } from "@/db/queries/charges";
-import { payments } from "@/db/schema";
+import { payments, transfers } from "@/db/schema";
 import { getAuth } from "@/lib/accounts/auth";
 import { createUser } from "@/lib/accounts/users";
 import { dashboardPayment, editPaymentNote, listDashboardPayments, redeliverPaymentWebhook } from "@/lib/dashboard/payments";
@@ -123,6 +123,19 @@ describe("dashboard payments: who may do what", () => {
     expect(await outcome(() => exportPayments(db, s, b.businessId, q()))).toBe(404);
     expect(await outcome(() => paymentVolume(db, users.viewer.id, b.businessId, q()))).toBe("ok");
     expect(await outcome(() => exportPayments(db, users.viewer.id, b.businessId, q()))).toBe("ok");
+  });
+
+  it("names a transfer held whatever its confirmations (a sender's lock), with why, for the merchant to settle", async () => {
+    const db = await getDb();
+    expect((await dashboardPayment(db, users.viewer.id, b.businessId, paid)).held).toEqual([]);
+    const [t] = await listTransfers(db, paid);
+    const reason = "locked by its sender until block 900 (unlock_time)";
+    await db.update(transfers).set({ held: reason }).where(eq(transfers.id, t.id));
+    try {
+      expect((await dashboardPayment(db, users.viewer.id, b.businessId, paid)).held).toEqual([{ txId: t.txId, reason }]);
+    } finally {
+      await db.update(transfers).set({ held: null }).where(eq(transfers.id, t.id));
+    }
   });
 
   it("lets owners and developers edit the note (checked by the API's schema), not viewers or strangers", async () => {

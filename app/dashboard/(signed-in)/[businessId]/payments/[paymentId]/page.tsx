@@ -59,6 +59,21 @@ export default async function PaymentPage({ params }: { params: Promise<{ busine
         <PaymentTimeline payment={p} />
       </div>
       <PaymentCharge payment={p} />
+      {detail.held.length ? (
+        <section aria-labelledby="held-heading" className="rounded-xl bg-amber-50 p-4 ring-1 ring-amber-300">
+          <h3 id="held-heading" className={h3}>Held transactions</h3>
+          <p className="mt-1 text-sm text-slate-700">
+            This money does not count toward the payment on its own, whatever its confirmations: settle it with the customer.
+          </p>
+          <ul className="mt-2 space-y-1 text-sm">
+            {detail.held.map((h) => (
+              <li key={h.txId}>
+                <span className="break-all font-mono text-xs">{h.txId}</span>: {h.reason}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
       <div className="grid gap-5 lg:grid-cols-2">
         <PaymentCustomer payment={p} />
         <PaymentMetadata payment={p} />
