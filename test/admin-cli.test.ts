@@ -270,7 +270,7 @@ describe("admin CLI against the admin API over HTTP", () => {
     await chainFollowed("TRON");
     expect((await cli(["chains"], env)).out.split("\n").find((l) => l.startsWith("TRON "))).toMatch(/^TRON\s+healthy\s+main \(mainnet, 728126428\)\s/);
     const json = JSON.parse((await cli(["chains", "--json"], env)).out) as { chain: string; state: string; networkName: string | null }[];
-    expect(json.map((c) => c.chain)).toEqual(["BITCOIN", "LITECOIN", "BITCOIN_CASH", "ETHEREUM", "TRON", "SOLANA", "MONERO"]);
+    expect(json.map((c) => c.chain)).toEqual(["BITCOIN", "LITECOIN", "BITCOIN_CASH", "ETHEREUM", "TRON", "SOLANA", "MONERO", "TON"]);
     expect(json.find((c) => c.chain === "TRON")?.networkName).toBe("mainnet");
     expect((await cli(["chains", "extra"], env)).code).toBe(2);
   });

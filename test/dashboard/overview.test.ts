@@ -158,7 +158,7 @@ describe("the overview", () => {
     const o = await businessOverview(await getDb(), owner, b.businessId);
     const bitcoin = o.chains.find((c) => c.chain === "BITCOIN")!;
     expect(bitcoin.coins).toContain("BITCOIN");
-    expect(o.chains.map((c) => c.chain)).toEqual(["BITCOIN", "LITECOIN", "BITCOIN_CASH", "ETHEREUM", "TRON", "SOLANA", "MONERO"]);
+    expect(o.chains.map((c) => c.chain)).toEqual(["BITCOIN", "LITECOIN", "BITCOIN_CASH", "ETHEREUM", "TRON", "SOLANA", "MONERO", "TON"]);
     expect(["providers", "rates-file", "static-table"]).toContain(o.rates.source);
     // A test business quotes from whatever the source is, the built-in table included.
     expect(o.rates.servesBusiness).toBe(true);
