@@ -107,7 +107,7 @@ test("an event raised from every entry point reaches the driver instrumentation 
     const starters = ["app", "components", "inngest", "lib"].flatMap(sources).concat("instrumentation.ts", "proxy.ts");
     const calling = starters.filter((f) => /\bstartBackground\(/.test(readFileSync(path.join(ROOT, f), "utf8")));
     expect(calling.sort()).toEqual(["instrumentation.ts", "lib/background/driver.ts"]);
-    expect(server.log().match(/\[background\] Inngest drives background work/g)).toHaveLength(1);
+    expect(server.log().match(/Inngest drives background work/g)).toHaveLength(1);
   });
 
   // CLI → admin API route handler. The business: test mode, a webhook URL (every event gets a delivery).
