@@ -225,3 +225,33 @@ export function explainedByRules(operationId: string, status: number, errorField
   if (status === 400) return errorFields.length > 0 && errorFields.every((f) => rules.some((r) => r.fields?.test(f)));
   return rules.some((r) => r.status === status);
 }
+
+CROSS_FIELD_RULES.push(
+  {
+    operationId: "adminSetMoneroWallet",
+    rule: "primaryAddress: a Monero standard address; privateViewKey: the view key whose public key that address carries",
+    fields: /^(primaryAddress|privateViewKey)$/,
+    satisfy: (d) => {
+      const b = body(d);
+      const example = d.op.body?.examples?.[0] as Obj | undefined;
+      if (b && example) Object.assign(b, { primaryAddress: example.primaryAddress, privateViewKey: example.privateViewKey });
+    },
+  },
+  { operationId: "adminGetMoneroWallet", rule: "the business has a Monero wallet (404 otherwise)", status: 404 },
+  { operationId: "adminRemoveMoneroWallet", rule: "the business has a Monero wallet (404 otherwise)", status: 404 },
+);
+
+/** The wallet fields are addresses in their chains' own forms, which the document describes in prose. */
+const WALLET_EXAMPLES = { solanaWallet: "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v", tonWallet: "EQCxE6mUtQJKFnGfaROTKOt1lZbDiiX1kCixRv7Nw2Id_sDs" };
+for (const operationId of ["adminCreateBusiness", "adminPatchBusiness"]) {
+  CROSS_FIELD_RULES.push({
+    operationId,
+    rule: "solanaWallet: a base58 Solana public key; tonWallet: a TON address, user-friendly or raw",
+    fields: /^(solanaWallet|tonWallet)$/,
+    satisfy: (d) => {
+      const b = body(d);
+      if (!b) return;
+      for (const [field, value] of Object.entries(WALLET_EXAMPLES)) if (typeof b[field] === "string") b[field] = value;
+    },
+  });
+}

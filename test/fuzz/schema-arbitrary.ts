@@ -119,7 +119,8 @@ function patternArb(pattern: string): fc.Arbitrary<string> {
 
 function stringArb(s: Schema): fc.Arbitrary<string> {
   const min = s.minLength ?? 0;
-  const max = s.maxLength ?? min + 60;
+  // Unbounded: a pattern or a format sets the length itself (64 hex digits is longer than the free-text default).
+  const max = s.maxLength ?? (s.pattern !== undefined || s.format ? Infinity : min + 60);
   const len = (v: string) => [...v].length;
   const inLength = (v: string) => len(v) >= min && len(v) <= max;
   const formatted = s.format ? formatArb(s.format) : undefined;
