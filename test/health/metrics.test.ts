@@ -124,8 +124,13 @@ describe("/metrics", () => {
     const families = parsePrometheusTextFormat((await scrape(getDb, later)).body);
     expect(value(families, "cryptopay_webhook_deliveries_pending")).toBeGreaterThanOrEqual(1);
     expect(value(families, "cryptopay_webhook_oldest_pending_delivery_age_seconds")).toBeGreaterThanOrEqual(3600);
-    expect(value(families, "cryptopay_customer_emails_pending")).toBe(0);
-    expect(value(families, "cryptopay_customer_email_oldest_pending_age_seconds")).toBe(0);
+    // This file's database holds no e-mail; a shared PostgreSQL holds other files' (which come and go
+    // while it runs), so there the age must agree with the count the same scrape read.
+    const emails = value(families, "cryptopay_customer_emails_pending");
+    const age = value(families, "cryptopay_customer_email_oldest_pending_age_seconds");
+    if (!process.env.DATABASE_URL) expect(emails).toBe(0);
+    if (emails === 0) expect(age).toBe(0);
+    else expect(age).toBeGreaterThanOrEqual(3600);
   });
 });
 
