@@ -3,7 +3,7 @@ export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { config } = await import("@/lib/config");
   const { describeRateSource } = await import("@/lib/config/rates");
-  const { addSecrets, log } = await import("@/lib/log/logger.mjs");
+  const { addSecrets, log } = await import("@/log/logger.mjs");
   try {
     const cfg = config();
     // Those an embedded start generated (DATA_DIR/secrets.json) are in no environment variable.

@@ -1,5 +1,5 @@
 import type { Sql } from "postgres";
-import { log } from "@/lib/log/logger.mjs";
+import { log } from "@/log/logger.mjs";
 
 /*
  * VACUUM and ANALYZE for the embedded database. PGlite is PostgreSQL's single-user backend: no

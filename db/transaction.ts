@@ -1,6 +1,6 @@
 import { PgTransaction } from "drizzle-orm/pg-core";
 import type { Db, Tx } from "./client";
-import { log } from "@/lib/log/logger.mjs";
+import { log } from "@/log/logger.mjs";
 
 /** Work that must follow a commit: sending an event about a row, waking a worker. */
 export type AfterCommit = () => unknown;

@@ -1,5 +1,5 @@
 /** `npm run admin -- <command>`: see scripts/admin-cli.ts, or `npm run admin -- help`. */
-import { logToStderr } from "@/lib/log/logger.mjs";
+import { logToStderr } from "@/log/logger.mjs";
 import { run } from "./admin-cli";
 
 // The answer (often JSON) goes to stdout; what the modules log goes beside it on stderr.

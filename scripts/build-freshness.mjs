@@ -5,7 +5,7 @@ import path from "node:path";
 
 /** What the build is made of: a change to any of these makes the build stale. */
 const SOURCES = [
-  "app", "lib", "db", "components", "inngest",
+  "app", "lib", "log", "db", "domain", "components", "inngest", "i18n", "messages",
   "proxy.ts", "instrumentation.ts", "next.config.ts", "package-lock.json", "tsconfig.json", "postcss.config.mjs",
 ];
 const SKIP_DIRS = new Set(["node_modules", ".next", ".git"]);

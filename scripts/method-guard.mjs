@@ -15,7 +15,7 @@
  */
 import http from "node:http";
 import { RELAY_HEADER, ROUTE_METHODS, isApiTarget } from "../lib/http/methods.mjs";
-import { log } from "../lib/log/logger.mjs";
+import { log } from "../log/logger.mjs";
 
 const DISPATCHED = new Set(ROUTE_METHODS);
 /** A request line as RFC 9112 has it, of a method Node's parser rejects: token SP target SP version. */

@@ -7,7 +7,7 @@
  * connection it came on (lib/http/peer.mjs). Otherwise it does what `next start` does:
  * production mode, PORT (3000) on every interface, a graceful stop on SIGINT/SIGTERM
  * (scripts/graceful-stop.mjs). Every request gets an id (X-Request-Id, both ways) that every log
- * line written while handling it carries, and one access line (lib/log, docs/monitoring.md).
+ * line written while handling it carries, and one access line (log, docs/monitoring.md).
  */
 import { randomBytes } from "node:crypto";
 import http from "node:http";
@@ -16,8 +16,8 @@ import { fileURLToPath } from "node:url";
 import { RELAY_SECRET_ENV } from "../lib/http/methods.mjs";
 import { PEER_SECRET_ENV, stampPeer } from "../lib/http/peer.mjs";
 import { hstsHeader } from "../lib/http/security-headers.mjs";
-import { inRequest, log, routeConsoleToLog } from "../lib/log/logger.mjs";
-import { REQUEST_ID_HEADER, requestIdOf } from "../lib/log/request-id.mjs";
+import { inRequest, log, routeConsoleToLog } from "../log/logger.mjs";
+import { REQUEST_ID_HEADER, requestIdOf } from "../log/request-id.mjs";
 import { metrics } from "../lib/metrics/registry.mjs";
 import { methodOf, routeOf } from "../lib/metrics/routes.mjs";
 import { shutdownTimeoutOrExit, stopOnSignals } from "./graceful-stop.mjs";
@@ -74,7 +74,7 @@ server.on("request", (req, res) => {
   res.setHeader("X-Request-Id", requestId);
   res.on("close", observe);
   stampPeer(req, peerSecret);
-  // Everything the handler does, in whichever bundle, runs in this request's context (lib/log/logger.mjs).
+  // Everything the handler does, in whichever bundle, runs in this request's context (log/logger.mjs).
   inRequest(requestId, () => guard.request(req, res));
 });
 server.on("connect", guard.connect);

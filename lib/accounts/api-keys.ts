@@ -6,7 +6,7 @@ import { touchApiKeyUse } from "@/db/queries/api-key-use";
 import type { ApiKeyRow } from "@/db/schema";
 import { config } from "@/lib/config";
 import { ApiError } from "@/lib/http/errors";
-import { log } from "@/lib/log/logger.mjs";
+import { log } from "@/log/logger.mjs";
 
 const ISSUER = "cryptopay";
 const ALG = "HS256";

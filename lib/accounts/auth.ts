@@ -7,7 +7,7 @@ import { twoFactor } from "better-auth/plugins/two-factor";
 import { getDb, type Db } from "@/db/client";
 import { accounts, authRateLimits, sessions, twoFactors, users, verifications } from "@/db/schema/accounts";
 import { config, type Config } from "@/lib/config";
-import { log } from "@/lib/log/logger.mjs";
+import { log } from "@/log/logger.mjs";
 import { UserFieldsSchema } from "./schemas";
 import { signInLockoutHooks } from "./sign-in-lockout";
 

@@ -7,7 +7,7 @@ import { config } from "@/lib/config";
 import { ApiError } from "@/lib/http/errors";
 import { parseWith } from "@/lib/http/parse";
 import { takeToken } from "@/lib/http/rate-limit";
-import { log } from "@/lib/log/logger.mjs";
+import { log } from "@/log/logger.mjs";
 import { problemResponse } from "@/lib/http/respond";
 import type { businessIdParam, Handler } from "@/lib/http/route";
 import { assertKeyRowActive, bearerToken, noteKeyUse, verifyApiKeyToken, type ApiKeyClaims } from "./api-keys";

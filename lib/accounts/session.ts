@@ -7,7 +7,7 @@ import { getAuth } from "./auth";
 import { ApiError, plainFieldErrors } from "@/lib/http/errors";
 import { authorize } from "./authorize";
 import type { Permission } from "./roles";
-import { log } from "@/lib/log/logger.mjs";
+import { log } from "@/log/logger.mjs";
 
 export type DashboardUser = { id: string; email: string; name: string; twoFactorEnabled: boolean };
 

@@ -4,7 +4,7 @@ import type { Db } from "@/db/client";
 import { clearFailures, lockedUntil, recordFailure } from "@/db/queries/sign-in-lockouts";
 import type { Config } from "@/lib/config";
 import { LOCKED_CODE } from "./lockout-code";
-import { log } from "@/lib/log/logger.mjs";
+import { log } from "@/log/logger.mjs";
 
 /*
  * Per-account lockout, beside Better Auth's per-address rate limit (which a spread-out guesser

@@ -3,7 +3,7 @@ import { config, type Config } from "@/lib/config";
 import { subscribe, type Listener, type Notice } from "@/lib/events/bus";
 import type { PaymentStatus } from "@/domain/statuses";
 import { TRANSITIONS } from "@/domain/transitions";
-import { log } from "@/lib/log/logger.mjs";
+import { log } from "@/log/logger.mjs";
 
 /*
  * The background driver (design §2), decided from configuration:

@@ -6,7 +6,7 @@ import { followConfiguredChains } from "@/lib/chains/follow";
 import { reconcilePayment } from "@/lib/payments/reconcile";
 import { config } from "@/lib/config";
 import { DUE_CHECK_MS, refreshRates } from "@/lib/rates/refresh";
-import { log } from "@/lib/log/logger.mjs";
+import { log } from "@/log/logger.mjs";
 
 /**
  * One pass of background work: idempotent service functions that claim what is due. `stopping`

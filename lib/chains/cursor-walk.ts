@@ -7,7 +7,7 @@ import { isTerminal } from "@/domain/transitions";
 import type { CoinName } from "@/domain/coins";
 import type { ChainNet } from "@/lib/wallets/derive";
 import { Drops } from "./drops";
-import { log } from "@/lib/log/logger.mjs";
+import { log } from "@/log/logger.mjs";
 
 /**
  * What every chain's follower shares, whatever the family: the lease, the cursor and its last

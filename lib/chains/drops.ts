@@ -1,7 +1,7 @@
 import type { Db } from "@/db/client";
 import { dropTransfers, unconfirmedTransfers, type UnconfirmedTransfer } from "@/db/queries/chain-watch";
 import type { CoinName } from "@/domain/coins";
-import { log } from "@/lib/log/logger.mjs";
+import { log } from "@/log/logger.mjs";
 
 /** How long a transfer may be in neither a block nor the node's pool before it is dropped, by default. */
 export const DROP_AFTER_MS = 10 * 60_000;

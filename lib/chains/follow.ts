@@ -8,7 +8,7 @@ import type { WatchedChain } from "@/domain/watched-chains";
 import type { ChainDriver, NodeIdentity } from "./adapter";
 import type { DecidePayment, FollowResult } from "./cursor-walk";
 import { driverFor } from "./drivers";
-import { log } from "@/lib/log/logger.mjs";
+import { log } from "@/log/logger.mjs";
 
 /** This process's name in the chains' leases. */
 export const OWNER = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;

@@ -11,7 +11,7 @@ import { checkoutView } from "@/lib/checkout/view";
 import { checkoutErrors, checkoutLocale } from "@/lib/checkout/locale";
 import { COINS, type CoinName } from "@/domain/coins";
 import { ApiError, notFound, type ProblemCode } from "@/lib/http/errors";
-import { log } from "@/lib/log/logger.mjs";
+import { log } from "@/log/logger.mjs";
 
 /**
  * The checkout page's server actions. Each one re-validates its input (the browser can send

@@ -2,7 +2,7 @@ import { z } from "zod";
 
 /**
  * LOG_LEVEL and LOG_FORMAT, checked with the rest of the environment so a wrong value stops the
- * start with the other problems. The logger (lib/log/logger.mjs) reads them itself, before this
+ * start with the other problems. The logger (log/logger.mjs) reads them itself, before this
  * check can run in the production server, and uses the same defaults.
  */
 const blankIsUnset = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : typeof v === "string" ? v.trim().toLowerCase() : v);

@@ -8,7 +8,7 @@ import { parseListQuery } from "@/lib/payments/list-query";
 import { paymentRecord } from "@/lib/payments/record";
 import type { PaymentRecord } from "@/lib/payments/schemas";
 import { paymentFilterOf } from "./list-filter";
-import { log } from "@/lib/log/logger.mjs";
+import { log } from "@/log/logger.mjs";
 
 /*
  * The accounting export (as BTCPay's invoice export): every payment the list's filters select,

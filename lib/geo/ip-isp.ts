@@ -3,7 +3,7 @@ import { isIP } from "node:net";
 import path from "node:path";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import ipaddr from "ipaddr.js";
-import { log } from "@/lib/log/logger.mjs";
+import { log } from "@/log/logger.mjs";
 
 /*
  * The ISP of an IP address: the organisation of the autonomous system that announces it (e.g.

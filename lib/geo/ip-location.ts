@@ -4,7 +4,7 @@ import ipaddr from "ipaddr.js";
 import maxmind, { type Reader, type Response } from "maxmind";
 import { isPublicAddress } from "@/lib/http/url-safety";
 import { ispOfIp } from "./ip-isp";
-import { log } from "@/lib/log/logger.mjs";
+import { log } from "@/log/logger.mjs";
 
 /*
  * Where a customer's IP address is (D9): the bundled DB-IP City Lite database

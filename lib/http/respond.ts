@@ -1,6 +1,6 @@
 import { ApiError, PROBLEM_TYPES, type FieldErrors } from "./errors";
 import { problemType, successType } from "./media";
-import { log } from "@/lib/log/logger.mjs";
+import { log } from "@/log/logger.mjs";
 
 const charset = (type: string) => `${type}; charset=utf-8`;
 

@@ -19,7 +19,7 @@ import { Dec } from "./providers/decimal";
 import { RateLimitedError } from "./providers/errors";
 import { RATE_PROVIDERS } from "./providers/index";
 import type { ProviderSnapshot, RateProvider } from "./providers/types";
-import { log as serviceLog } from "@/lib/log/logger.mjs";
+import { log as serviceLog } from "@/log/logger.mjs";
 
 /** This process, as the holder of a refresh lease. */
 const OWNER = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;

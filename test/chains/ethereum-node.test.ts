@@ -3,7 +3,7 @@ import type { Address } from "viem";
 import { evmDriver, evmNetOf } from "@/lib/chains/evm/driver";
 import { anvilWallet } from "./nodes/anvil-wallet";
 import { ANVIL_CHAIN_ID, startAnvil, type Anvil } from "./nodes/anvil";
-import { log } from "@/lib/log/logger.mjs";
+import { log } from "@/log/logger.mjs";
 
 /**
  * What the service asks an Ethereum node on start-up (anvil): its chain id, and whether each

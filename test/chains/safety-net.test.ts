@@ -15,7 +15,7 @@ import { anvilWallet } from "./nodes/anvil-wallet";
 import { startAnvil, type Anvil } from "./nodes/anvil";
 import { LITECOIN_REGTEST_TPUB, litecoindInstalled, startLitecoind, type Litecoind } from "./nodes/litecoind";
 import { reconcilePayment } from "@/lib/payments/reconcile";
-import { log } from "@/lib/log/logger.mjs";
+import { log } from "@/log/logger.mjs";
 
 /**
  * The check after catching up: every open payment's address asked about directly, so money the

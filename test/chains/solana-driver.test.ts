@@ -10,7 +10,7 @@ import { reconcilePayment } from "@/lib/payments/reconcile";
 import { oneChainFileAtATime } from "../serial";
 import { DEVNET_GENESIS, startSolanaNode, type SolanaNode } from "./nodes/solana-node";
 import { SolanaWallet } from "./nodes/solana-wallet";
-import { log } from "@/lib/log/logger.mjs";
+import { log } from "@/log/logger.mjs";
 import { freshSolanaCursor, solanaLivePayment, solanaWatcher } from "./solana-live-payment";
 
 /**

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb, type Db } from "@/db/client";
 import { listUnmatched, setSolanaWallet } from "@/db/queries/solana";
 import { charges } from "@/db/schema";
-import { log } from "@/lib/log/logger.mjs";
+import { log } from "@/log/logger.mjs";
 import { oneChainFileAtATime } from "../serial";
 import { startSolanaNode, type SolanaNode } from "./nodes/solana-node";
 import { SolanaWallet } from "./nodes/solana-wallet";

@@ -9,7 +9,7 @@ import { oneChainFileAtATime } from "../serial";
 import { freePort } from "./nodes/free-port";
 import { startTronNode, type TronNode } from "./nodes/tron-node";
 import { freshTronCursor, tronLivePayment, tronWatcher } from "./tron-live-payment";
-import { log } from "@/lib/log/logger.mjs";
+import { log } from "@/log/logger.mjs";
 
 /**
  * The TRON driver (lib/chains/tron/driver.ts), as the runner's job uses it, against fake java-tron

@@ -18,7 +18,7 @@ import { freePort } from "../chains/nodes/free-port";
 import { startSolanaNode, type SolanaNode } from "../chains/nodes/solana-node";
 import { parseTransferRequest, SolanaWallet } from "../chains/nodes/solana-wallet";
 import { freshSolanaCursor } from "../chains/solana-live-payment";
-import { log } from "@/lib/log/logger.mjs";
+import { log } from "@/log/logger.mjs";
 
 /**
  * Live businesses paid on Solana, with SOLANA_RPC_URL naming a fake Solana node (LiteSVM behind

@@ -13,7 +13,7 @@ import { reconcilePayment } from "@/lib/payments/reconcile";
 import { adminToken, createPayment, json, newBusiness, paymentsPath, request } from "../helpers";
 import { oneChainFileAtATime } from "../serial";
 import { TonNode } from "../chains/nodes/ton-node";
-import { log } from "@/lib/log/logger.mjs";
+import { log } from "@/log/logger.mjs";
 
 /**
  * Live businesses paid on TON, with TON_API_URL naming a fake toncenter over the TVM emulator that

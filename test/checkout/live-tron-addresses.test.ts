@@ -16,7 +16,7 @@ import { oneChainFileAtATime } from "../serial";
 import { freePort } from "../chains/nodes/free-port";
 import { startTronNode, type TronNode } from "../chains/nodes/tron-node";
 import { freshTronCursor } from "../chains/tron-live-payment";
-import { log } from "@/lib/log/logger.mjs";
+import { log } from "@/log/logger.mjs";
 
 /**
  * Live businesses' TRON deposit addresses, with TRON_RPC_URL naming a fake java-tron node that

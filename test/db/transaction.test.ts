@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
 import { getDb } from "@/db/client";
 import { afterCommit, inTransaction } from "@/db/transaction";
-import { log } from "@/lib/log/logger.mjs";
+import { log } from "@/log/logger.mjs";
 
 describe("after-commit work (db/transaction.ts)", () => {
   it("runs once the transaction has committed, in registration order", async () => {

@@ -2,15 +2,15 @@ import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { logSettings } from "@/lib/log/logger.mjs";
-import { requestIdOf } from "@/lib/log/request-id.mjs";
+import { logSettings } from "@/log/logger.mjs";
+import { requestIdOf } from "@/log/request-id.mjs";
 
 /**
- * The logger as a process sees it (lib/log/logger.mjs): a child process writes through it with an
+ * The logger as a process sees it (log/logger.mjs): a child process writes through it with an
  * environment of its own, and its stdout is read back.
  */
 
-const LOGGER = path.resolve(import.meta.dirname, "../../lib/log/logger.mjs");
+const LOGGER = path.resolve(import.meta.dirname, "../../log/logger.mjs");
 const TOKEN = "metrics-token-for-the-logger-test";
 
 const SCRIPT = `

@@ -1,9 +1,9 @@
 import { SignJWT } from "jose";
 import { describe, expect, it } from "vitest";
-import { CENSOR, redactor, secretsOf } from "@/lib/log/redact.mjs";
+import { CENSOR, redactor, secretsOf } from "@/log/redact.mjs";
 import { newWebhookSecret } from "@/lib/webhooks/sign";
 
-/** What the logger redacts (lib/log/redact.mjs): by field name at any depth, by shape inside strings, and the environment's secrets by value. */
+/** What the logger redacts (log/redact.mjs): by field name at any depth, by shape inside strings, and the environment's secrets by value. */
 
 const { text, value } = redactor([]);
 

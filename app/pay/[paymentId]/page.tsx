@@ -19,7 +19,7 @@ import { recordVisit } from "@/lib/checkout/customer";
 import { clientAddress } from "@/lib/http/client-address";
 import { isTerminal } from "@/domain/transitions";
 import { loadCheckoutView } from "./load";
-import { log } from "@/lib/log/logger.mjs";
+import { log } from "@/log/logger.mjs";
 
 type Props = { params: Promise<{ paymentId: string }> };
 

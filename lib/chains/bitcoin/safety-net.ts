@@ -7,7 +7,7 @@ import type { CoinName } from "@/domain/coins";
 import { scriptPubKeyOf } from "./scan";
 import type { BitcoinRpc, DecimalText } from "./rpc";
 import type { BitcoinChain } from "./follower";
-import { log } from "@/lib/log/logger.mjs";
+import { log } from "@/log/logger.mjs";
 
 type Unspent = { txid: string; vout: number; scriptPubKey: string; amount: DecimalText; height: number };
 

@@ -7,7 +7,7 @@ import { evmWatchList, followEvmChain } from "./follower";
 import type { WatchList } from "../watch-list";
 import { evmChainIdOf, evmClient, readErc20Decimals } from "./rpc";
 import { checkOpenEvmAddresses } from "./safety-net";
-import { log } from "@/lib/log/logger.mjs";
+import { log } from "@/log/logger.mjs";
 
 /** EVM chain ids of local development nodes (anvil, Hardhat, Ganache): blocks on demand, like regtest. */
 const DEV_CHAIN_IDS = new Set([31337, 1337]);

@@ -7,7 +7,7 @@ import { matchNativeTransfers, matchTokenTransfers, senderNonce, tokenContracts,
 import { evmTipOf, minedCount, readEvmBlock, readTransferLogs, senderOf, type EvmClient } from "./rpc";
 import { CursorWalk, type FollowerOptions, type FollowResult, type Whereabouts } from "../cursor-walk";
 import { nativeAndTokenWatchList, type WatchList } from "../watch-list";
-import { log } from "@/lib/log/logger.mjs";
+import { log } from "@/log/logger.mjs";
 
 export type EvmFollowOptions = FollowerOptions & {
   client: EvmClient;

@@ -6,7 +6,7 @@ import { isTerminal } from "@/domain/transitions";
 import type { CoinName } from "@/domain/coins";
 import type { EvmClient } from "./rpc";
 import { EVM_COINS } from "./follower";
-import { log } from "@/lib/log/logger.mjs";
+import { log } from "@/log/logger.mjs";
 
 /**
  * The Ethereum safety net after catching up: asks the node what every open payment's address

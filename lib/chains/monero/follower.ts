@@ -1,5 +1,5 @@
 import type { Db } from "@/db/client";
-import { log } from "@/lib/log/logger.mjs";
+import { log } from "@/log/logger.mjs";
 import { dropTransfers } from "@/db/queries/chain-watch";
 import { moneroTransferIds, watchedMoneroCharges, type MoneroCharge } from "@/db/queries/monero";
 import { CursorWalk, type FollowerOptions, type FollowResult, type Whereabouts } from "../cursor-walk";

@@ -6,7 +6,7 @@ import type { ChainDriver } from "../adapter";
 import { followSolana } from "./follower";
 import { SWEEP_EVERY_MS } from "./sweep";
 import { readCluster, readMintDecimals, solanaClient } from "./rpc";
-import { log } from "@/lib/log/logger.mjs";
+import { log } from "@/log/logger.mjs";
 
 /** mainnet-beta is the main network, devnet and testnet test networks; a private cluster (a local validator) a development chain. */
 export function solanaNetOf(chainId: number | null): ChainNet {

@@ -4,7 +4,7 @@ import type { CoinName } from "@/domain/coins";
 import type { CursorWalk } from "../cursor-walk";
 import { accountKeysOf, creditOf, type Recipient } from "./credit";
 import { readTransaction, signaturesSince, tokenAccountOf, TOKEN_PROGRAM, type SolanaClient } from "./rpc";
-import { log } from "@/lib/log/logger.mjs";
+import { log } from "@/log/logger.mjs";
 
 /** How often the merchants' wallets are swept: each sweep costs one call per wallet and accepted mint. */
 export const SWEEP_EVERY_MS = 60_000;

@@ -6,7 +6,7 @@ import { normalizeTonComment, parseTonAddress } from "@/lib/wallets/ton";
 import { CursorWalk, type FollowerOptions, type FollowResult } from "../cursor-walk";
 import { masterchainBlock, masterchainInfo, transactionsSince, type TonApi, type V2Transaction } from "./api";
 import { parseTransaction, type ParsedTx } from "./parse";
-import { log } from "@/lib/log/logger.mjs";
+import { log } from "@/log/logger.mjs";
 
 /** Every coin paid on TON: Toncoin and the jettons. */
 export const TON_COINS: readonly CoinName[] = COIN_NAMES.filter((c) => c === "TON" || c.startsWith("TON_"));

@@ -4,7 +4,7 @@ import type { CoinName } from "@/domain/coins";
 import { TON_JETTON_MASTERS, type JettonCoin } from "@/domain/ton";
 import { runGetMethod, type TonApi } from "./api";
 import { creditByComment, type TonFollowOptions } from "./follower";
-import { log } from "@/lib/log/logger.mjs";
+import { log } from "@/log/logger.mjs";
 
 /**
  * Jettons (TEP-74) on TON. A jetton sent to a business moves from the payer's jetton wallet to

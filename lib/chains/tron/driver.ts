@@ -8,7 +8,7 @@ import { tronHexOf } from "./address";
 import { followTronChain, tronWatchList } from "./follower";
 import { readTronBlock, readTrc20Decimals, tronClient } from "./rpc";
 import { checkOpenTronAddresses } from "./safety-net";
-import { log } from "@/lib/log/logger.mjs";
+import { log } from "@/log/logger.mjs";
 
 /**
  * The network a TRON node serves, from its genesis block: the chain id is the id's last 4 bytes

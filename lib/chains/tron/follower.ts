@@ -6,7 +6,7 @@ import { chargesPaidBy, nativeAndTokenWatchList, type WatchList } from "../watch
 import { tronHexOf } from "./address";
 import { locateTronTx, readTronBlock, readTxInfos, tronSolidifiedOf, tronTipOf, type TronClient } from "./rpc";
 import { matchTrc20Transfers, matchTrxTransfers, type TronMatch } from "./scan";
-import { log } from "@/lib/log/logger.mjs";
+import { log } from "@/log/logger.mjs";
 
 export type TronFollowOptions = FollowerOptions & {
   client: TronClient;

@@ -5,7 +5,7 @@ import type { CoinName } from "@/domain/coins";
 import { isTerminal } from "@/domain/transitions";
 import { TRON_COINS } from "./follower";
 import { readTrc20Balance, readTrxBalance, type TronClient } from "./rpc";
-import { log } from "@/lib/log/logger.mjs";
+import { log } from "@/log/logger.mjs";
 
 /**
  * The TRON safety net after catching up, as Ethereum's: asks the node what every open payment's

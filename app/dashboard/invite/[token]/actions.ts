@@ -4,7 +4,7 @@ import { getDb } from "@/db/client";
 import { currentUser, type ActionResult } from "@/lib/accounts/session";
 import { acceptInviteWithNewAccount, joinInvite } from "@/lib/dashboard/invites";
 import { ApiError, plainFieldErrors } from "@/lib/http/errors";
-import { log } from "@/lib/log/logger.mjs";
+import { log } from "@/log/logger.mjs";
 
 type Accepted = ActionResult<{ email: string; created: boolean }>;
 

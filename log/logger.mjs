@@ -1,5 +1,5 @@
 // The process's logger (docs/monitoring.md, "Logs"): pino, JSON lines or readable lines
-// (LOG_FORMAT), from LOG_LEVEL, every argument redacted (lib/log/redact.mjs), every line written
+// (LOG_FORMAT), from LOG_LEVEL, every argument redacted (log/redact.mjs), every line written
 // while a request is handled carrying its id. Plain JavaScript, made once per process on
 // globalThis like the metrics (lib/metrics/registry.mjs): the production server makes it before
 // Next.js loads, and the route handlers, server actions and instrumentation, bundled apart with
