@@ -4,7 +4,8 @@ import { getDb, type Db } from "@/db/client";
 import { findCharge, listTransfers } from "@/db/queries/charges";
 import { paymentEvents, payments } from "@/db/schema";
 import { config } from "@/lib/config";
-import { followConfiguredChains } from "@/lib/chains/follow";
+import { releaseChainLease } from "@/db/queries/chain-cursors";
+import { followConfiguredChains, OWNER } from "@/lib/chains/follow";
 import { setMoneroWallet } from "@/lib/businesses/monero-wallet";
 import { selectCoin } from "@/lib/checkout/select";
 import { reconcilePayment } from "@/lib/payments/reconcile";
@@ -82,6 +83,8 @@ export async function moneroContext(): Promise<MoneroContext> {
     events: async (id) => (await db.select().from(paymentEvents).where(eq(paymentEvents.paymentId, id)).orderBy(asc(paymentEvents.id))).map((e) => e.type),
     transfers: (id) => listTransfers(db, id),
     async stop() {
+      // The next file's watcher (another process, another owner) follows the chain at once, not when this lease lapses.
+      await releaseChainLease(db, "MONERO", OWNER);
       await Promise.all([service.stop(), merchants.stop(), spender.wallet.stop()]);
       turn.release();
     },

@@ -50,7 +50,7 @@ async function locate(daemon: MoneroRpc, txid: string): Promise<Whereabouts> {
  * 2. asks each business's wallet, in one session per business, for the transfers to the
  *    subaddresses of its watched charges, mined and in the pool (0-conf: PENDING), and records
  *    each once by its txid with its block, a held one with its reason; money after expiry is late;
- * 3. drops at once a pool transfer the wallet sees double-spent, and the transfers in no block
+ * 3. drops at once a pool transfer the wallet or the daemon sees double-spent, and the transfers in no block
  *    that the daemon no longer has able to be mined (`dropAfterMs`);
  * 4. sets confirmations from the tip and lets the detection step decide each touched payment.
  * Nothing depends on having watched when the money came: a wallet lists every transfer to a
@@ -76,15 +76,21 @@ export async function followMoneroChain(db: Db, o: MoneroFollowOptions): Promise
   const hashAt = async (height: number) => hashes.get(height) ?? (await moneroHashAt(o.daemon, height));
   const byWallet = new Map<number, MoneroCharge[]>();
   for (const c of await watchedMoneroCharges(db, walk.lateSince)) byWallet.set(c.businessId, [...(byWallet.get(c.businessId) ?? []), c]);
-  const doubleSpent: { paymentId: string; txid: string }[] = [];
+  const sessions: { byIndex: Map<number, MoneroCharge>; seen: { in: MoneroTransfer[]; pool: MoneroTransfer[] } }[] = [];
   for (const [businessId, charges] of byWallet) {
     const byIndex = new Map(charges.map((c) => [c.index, c]));
-    const seen = await withMoneroWallet(db, o.wallet, businessId, (w) => w.incoming([...byIndex.keys()]));
+    sessions.push({ byIndex, seen: await withMoneroWallet(db, o.wallet, businessId, (w) => w.incoming([...byIndex.keys()])) });
+  }
+  // A wallet keeps the double-spend flag it read when it first saw a pool transaction (0.18.0.0
+  // does not refresh it): the daemon's pool says whether a conflict has been seen since.
+  const flagged = sessions.some((s) => s.seen.pool.length) ? new Set((await moneroPool(o.daemon)).filter((p) => p.double_spend_seen).map((p) => p.id_hash)) : new Set<string>();
+  const doubleSpent: { paymentId: string; txid: string }[] = [];
+  for (const { byIndex, seen } of sessions) {
     for (const t of [...seen.in, ...seen.pool]) {
       const charge = byIndex.get(t.subaddr_index.minor);
       // The wallet names the subaddress it was paid to: a session that saw another wallet records nothing.
       if (!charge || t.subaddr_index.major !== 0 || t.address !== charge.address) continue;
-      if (t.type === "pool" && t.double_spend_seen) {
+      if (t.type === "pool" && (t.double_spend_seen || flagged.has(t.txid))) {
         doubleSpent.push({ paymentId: charge.paymentId, txid: t.txid });
         continue;
       }
@@ -95,7 +101,7 @@ export async function followMoneroChain(db: Db, o: MoneroFollowOptions): Promise
   if (doubleSpent.length) {
     const ids = await moneroTransferIds(db, [...new Set(doubleSpent.map((d) => d.paymentId))], [...new Set(doubleSpent.map((d) => d.txid))]);
     const touched = await dropTransfers(db, ids, walk.now());
-    if (touched.length) log.warn({ component: "watcher", chain: "MONERO", dropped: ids.length }, `dropped ${ids.length} transfer(s) the wallet sees double-spent in the pool`);
+    if (touched.length) log.warn({ component: "watcher", chain: "MONERO", dropped: ids.length }, `dropped ${ids.length} transfer(s) seen double-spent in the pool`);
     for (const id of touched) walk.touched.add(id);
   }
   await walk.drops.dropVanished((txid) => locate(o.daemon, txid));
