@@ -35,8 +35,36 @@ export type OpenWallet = {
 /** How sessions are timed, for the bench: the last session's open and calls, in milliseconds. */
 export const lastSession = { openMs: 0, workMs: 0 };
 
-/** The wallet file is made by the first session that needs it, from the merchant's keys (`generate_from_keys`). */
+const PrimaryAddress = z.object({ address: z.string(), addresses: z.array(z.object({ label: z.string() })) });
+
+/**
+ * Whether `w` is the wallet the wallet-rpc has open: the one a single business's sessions keep
+ * open from tick to tick, where `open_wallet` (saving the previous wallet, reading this one's
+ * keys and cache) is most of a session's cost. The wallet-rpc cannot name its open file, so each
+ * wallet's primary address carries its file name as its label (set when it is opened); one
+ * cheap `get_address` replaces the open. Sessions hold the lock, so nothing switches wallets
+ * between this check and the session's calls.
+ */
+async function isOpen(rpc: MoneroRpc, w: MoneroWalletRow): Promise<boolean> {
+  try {
+    const r = await rpc.call("get_address", { account_index: 0, address_index: [0] }, PrimaryAddress);
+    return r.address === w.primaryAddress && r.addresses[0]?.label === w.walletFile;
+  } catch (err) {
+    // No wallet open (a restarted wallet-rpc): open one.
+    if (err instanceof MoneroRpcError && err.code !== 0) return false;
+    throw err;
+  }
+}
+
+/** Opens `w`, or makes it first (see `make`), and labels its primary address with its file name; whether it was made. */
 async function open(rpc: MoneroRpc, w: MoneroWalletRow): Promise<boolean> {
+  const made = await make(rpc, w);
+  await rpc.call("label_address", { index: { major: 0, minor: 0 }, label: w.walletFile }, Empty);
+  return made;
+}
+
+/** The wallet file is made by the first session that needs it, from the merchant's keys (`generate_from_keys`). */
+async function make(rpc: MoneroRpc, w: MoneroWalletRow): Promise<boolean> {
   try {
     await rpc.call("open_wallet", { filename: w.walletFile, password: "" }, Empty);
     return false;
@@ -67,7 +95,7 @@ export function withMoneroWallet<T>(db: Db, rpc: MoneroRpc, businessId: number, 
     if (!wallet) throw new Error(`business ${businessId} has given no Monero wallet keys`);
     const session = async () => {
       const t0 = performance.now();
-      const made = await open(rpc, wallet);
+      const made = (await isOpen(rpc, wallet)) ? false : await open(rpc, wallet);
       if (made) await markMoneroWalletCreated(db, businessId, wallet.walletFile, new Date());
       const t1 = performance.now();
       const result = await work(openWallet(rpc));

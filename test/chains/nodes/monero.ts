@@ -200,6 +200,8 @@ export async function startWalletRpc(daemonUrl: string, o: { port?: number; dir?
     [
       `--daemon-address=${new URL(daemonUrl).host}`,
       "--trusted-daemon",
+      // Else every open_wallet makes an RSA certificate for a TLS it never uses (docs/real-chains.md#monero).
+      "--daemon-ssl=disabled",
       `--wallet-dir=${dir}`,
       "--rpc-bind-ip=127.0.0.1",
       `--rpc-bind-port=${port}`,
