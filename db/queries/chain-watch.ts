@@ -6,19 +6,21 @@ import { businesses, charges, payments, transfers } from "../schema";
 
 export type WatchedCharge = { paymentId: string; address: string; coin: CoinName; status: PaymentStatus };
 
+/** Payments a watcher still looks at: open, or closed since `lateSince` (money after expiry is recorded as late). */
+export function watchedSince(lateSince: Date) {
+  return or(notInArray(payments.status, [...TERMINAL_STATUSES]), gte(payments.updatedAt, lateSince));
+}
+
 /**
  * Live businesses' charges in `coins` (the simulator's charges and transfers are test-mode's
  * own), and with `lateSince` only those whose payment is open or closed since then.
  */
-function liveCharges(coins: readonly CoinName[], lateSince?: Date) {
-  return and(
-    inArray(charges.coin, [...coins]),
-    eq(businesses.mode, "live"),
-    lateSince && or(notInArray(payments.status, [...TERMINAL_STATUSES]), gte(payments.updatedAt, lateSince)),
-  );
+export function liveCharges(coins: readonly CoinName[], lateSince?: Date) {
+  return and(inArray(charges.coin, [...coins]), eq(businesses.mode, "live"), lateSince && watchedSince(lateSince));
 }
 
-function chargesWithBusiness<T extends Parameters<Tx["select"]>[0]>(tx: Tx, fields: NonNullable<T>) {
+/** Charges joined to their payment and its business, for `liveCharges` to filter. */
+export function chargesWithBusiness<T extends Parameters<Tx["select"]>[0]>(tx: Tx, fields: NonNullable<T>) {
   return tx
     .select(fields)
     .from(charges)

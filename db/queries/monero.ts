@@ -1,7 +1,8 @@
-import { and, eq, gte, inArray, isNull, notInArray, or, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { executeRows, type Tx } from "../client";
-import { TERMINAL_STATUSES, type PaymentStatus } from "@/domain/statuses";
+import type { PaymentStatus } from "@/domain/statuses";
 import { businesses, charges, moneroWallets, payments, transfers, type MoneroWalletRow } from "../schema";
+import { chargesWithBusiness, liveCharges } from "./chain-watch";
 
 export async function findMoneroWallet(tx: Tx, businessId: number): Promise<MoneroWalletRow | undefined> {
   const [row] = await tx.select().from(moneroWallets).where(eq(moneroWallets.businessId, businessId)).limit(1);
@@ -47,27 +48,17 @@ export type MoneroCharge = {
  * replaced (new keys) is in no wallet the service opens and is left out.
  */
 export async function watchedMoneroCharges(tx: Tx, lateSince: Date): Promise<MoneroCharge[]> {
-  return tx
-    .select({
-      paymentId: charges.paymentId,
-      businessId: businesses.id,
-      address: charges.address,
-      index: sql<number>`${charges.derivationIndex}`,
-      walletFile: moneroWallets.walletFile,
-      requiredConfirmations: charges.requiredConfirmations,
-      status: sql<PaymentStatus>`${payments.status}`,
-    })
-    .from(charges)
-    .innerJoin(payments, eq(payments.id, charges.paymentId))
-    .innerJoin(businesses, eq(businesses.id, payments.businessId))
+  return chargesWithBusiness(tx, {
+    paymentId: charges.paymentId,
+    businessId: businesses.id,
+    address: charges.address,
+    index: sql<number>`${charges.derivationIndex}`,
+    walletFile: moneroWallets.walletFile,
+    requiredConfirmations: charges.requiredConfirmations,
+    status: sql<PaymentStatus>`${payments.status}`,
+  })
     .innerJoin(moneroWallets, and(eq(moneroWallets.businessId, businesses.id), eq(charges.walletName, moneroWallets.walletFile)))
-    .where(
-      and(
-        eq(charges.coin, "MONERO"),
-        eq(businesses.mode, "live"),
-        or(notInArray(payments.status, [...TERMINAL_STATUSES]), gte(payments.updatedAt, lateSince)),
-      ),
-    );
+    .where(liveCharges(["MONERO"], lateSince));
 }
 
 /** Unconfirmed, undropped transfers of `txIds` to the given payments: what a double-spend seen in the pool drops. */

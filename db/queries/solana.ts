@@ -1,8 +1,9 @@
-import { and, asc, eq, gte, inArray, notInArray, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Tx } from "../client";
 import type { CoinName } from "@/domain/coins";
-import { TERMINAL_STATUSES, type PaymentStatus } from "@/domain/statuses";
+import type { PaymentStatus } from "@/domain/statuses";
 import { businesses, charges, payments, solanaReferences, solanaUnmatched, solanaWallets, transfers } from "../schema";
+import { chargesWithBusiness, liveCharges } from "./chain-watch";
 
 /** A business's Solana wallet address, or undefined when it gave none. */
 export async function findSolanaWallet(tx: Tx, businessId: number): Promise<string | undefined> {
@@ -58,30 +59,20 @@ export type WatchedReference = {
  * `lateSince` (money after expiry is recorded as late), oldest check first.
  */
 export async function watchedReferences(tx: Tx, coins: readonly CoinName[], lateSince: Date): Promise<WatchedReference[]> {
-  return tx
-    .select({
-      paymentId: charges.paymentId,
-      businessId: businesses.id,
-      address: charges.address,
-      coin: sql<CoinName>`${charges.coin}`,
-      status: payments.status,
-      reference: solanaReferences.reference,
-      lastSignature: solanaReferences.lastSignature,
-      checkedAt: solanaReferences.checkedAt,
-      chosenAt: charges.createdAt,
-      quotedUnits: charges.quotedUnits,
-    })
-    .from(charges)
-    .innerJoin(payments, eq(payments.id, charges.paymentId))
-    .innerJoin(businesses, eq(businesses.id, payments.businessId))
+  return chargesWithBusiness(tx, {
+    paymentId: charges.paymentId,
+    businessId: businesses.id,
+    address: charges.address,
+    coin: sql<CoinName>`${charges.coin}`,
+    status: payments.status,
+    reference: solanaReferences.reference,
+    lastSignature: solanaReferences.lastSignature,
+    checkedAt: solanaReferences.checkedAt,
+    chosenAt: charges.createdAt,
+    quotedUnits: charges.quotedUnits,
+  })
     .innerJoin(solanaReferences, eq(solanaReferences.paymentId, charges.paymentId))
-    .where(
-      and(
-        inArray(charges.coin, [...coins]),
-        eq(businesses.mode, "live"),
-        or(notInArray(payments.status, [...TERMINAL_STATUSES]), gte(payments.updatedAt, lateSince)),
-      ),
-    )
+    .where(liveCharges(coins, lateSince))
     .orderBy(sql`${solanaReferences.checkedAt} asc nulls first`, asc(charges.paymentId));
 }
 

@@ -1,8 +1,9 @@
-import { and, eq, inArray, isNull, notInArray, or, gte, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Tx } from "../client";
 import type { CoinName } from "@/domain/coins";
-import { TERMINAL_STATUSES, type PaymentStatus } from "@/domain/statuses";
+import type { PaymentStatus } from "@/domain/statuses";
 import { businesses, charges, payments, tonComments, tonUnmatched, tonWallets, transfers } from "../schema";
+import { watchedSince } from "./chain-watch";
 
 export type TonWallet = { address: string; testnet: boolean | null };
 
@@ -70,7 +71,7 @@ export async function chargeByComment(tx: Tx, comment: string, lateSince: Date):
     .innerJoin(charges, eq(charges.paymentId, tonComments.paymentId))
     .innerJoin(payments, eq(payments.id, charges.paymentId))
     .innerJoin(businesses, eq(businesses.id, payments.businessId))
-    .where(and(eq(tonComments.comment, comment), eq(businesses.mode, "live"), or(notInArray(payments.status, [...TERMINAL_STATUSES]), gte(payments.updatedAt, lateSince))))
+    .where(and(eq(tonComments.comment, comment), eq(businesses.mode, "live"), watchedSince(lateSince)))
     .limit(1);
   return row;
 }
