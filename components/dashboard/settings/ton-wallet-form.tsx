@@ -3,7 +3,8 @@
 import { useState, useTransition } from "react";
 import type { ActionResult } from "@/lib/accounts/session";
 import type { TonSettingsView } from "@/lib/dashboard/ton-settings";
-import { buttonClass, describedBy, errorsFor, FieldError, inputClass, Outcome } from "../developers/form-controls";
+import { buttonClass, inputClass, Outcome } from "../developers/form-controls";
+import { WalletAddressForm } from "./wallet-address-form";
 
 export type SaveTonAction = (businessId: number, input: unknown) => Promise<ActionResult<unknown>>;
 export type ResolveTonAction = (businessId: number, input: unknown) => Promise<ActionResult<unknown>>;
@@ -15,29 +16,12 @@ export type ResolveTonAction = (businessId: number, input: unknown) => Promise<A
  */
 export function TonWalletForm({ businessId, view, save, resolve }: { businessId: number; view: TonSettingsView; save: SaveTonAction; resolve: ResolveTonAction }) {
   const [pending, start] = useTransition();
-  const [result, setResult] = useState<ActionResult<unknown> | null>(null);
   const [reviewResult, setReviewResult] = useState<ActionResult<unknown> | null>(null);
-  const err = (field: string) => errorsFor(result && !result.ok ? result.fieldErrors : undefined, field);
-  const submit = (value: string) => start(async () => setResult(await save(businessId, { tonWallet: value })));
   const decide = (txHash: string, coin: string, paymentId: string | null) => start(async () => setReviewResult(await resolve(businessId, { txHash, coin, paymentId })));
 
   return (
     <div className="space-y-4">
-      <form onSubmit={(e) => (e.preventDefault(), submit(String(new FormData(e.currentTarget).get("tonWallet") ?? "").trim()))} className="space-y-3" noValidate>
-        <div>
-          <label htmlFor="tonWallet" className="block text-sm font-medium text-slate-800">TON wallet address</label>
-          <input id="tonWallet" name="tonWallet" defaultValue={view.wallet ?? ""} spellCheck={false} autoComplete="off" className={`${inputClass} font-mono`} {...describedBy("tonWallet-help tonWallet-error", err("tonWallet"))} />
-          <p id="tonWallet-help" className="mt-1 text-sm text-slate-600">{view.note}</p>
-          <FieldError id="tonWallet-error" messages={err("tonWallet")} />
-        </div>
-        <div className="flex flex-wrap gap-2">
-          <button type="submit" disabled={pending} className={buttonClass.primary}>{pending ? "Saving…" : "Save TON wallet"}</button>
-          {view.wallet ? (
-            <button type="button" disabled={pending} onClick={() => submit("")} className={buttonClass.secondary}>Remove TON wallet</button>
-          ) : null}
-        </div>
-        <Outcome result={result} success="TON wallet saved." fields={["tonWallet"]} />
-      </form>
+      <WalletAddressForm field="tonWallet" chain="TON" wallet={view.wallet} note={view.note} save={(address) => save(businessId, { tonWallet: address })} />
       {view.review.length ? (
         <div>
           <h4 className="text-sm font-semibold text-slate-800">Payments to review</h4>
