@@ -12,7 +12,7 @@
 import { execFileSync } from "node:child_process";
 import os from "node:os";
 import { closeDb, openDb } from "../db";
-import type { Options } from "../options";
+import type { ChainName, Options } from "../options";
 import { machine } from "../report";
 import { prepareTarget, pointThisProcessAt } from "../target";
 import { startEvmBench, type EvmBench } from "./evm";
@@ -28,37 +28,27 @@ import { runMoneroChains } from "./monero";
 const log = (s: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${s}`);
 const load = () => os.loadavg().map((l) => Math.round(l * 100) / 100);
 
+/**
+ * The chains whose watcher is not a block scan, each measured on its own (bench/chains/<name>.ts)
+ * in a process of its own after the others, as the service's configuration is read once per
+ * process: Monero asks wallets, TON follows merchants' accounts, Solana polls references.
+ */
+const ON_THEIR_OWN: [ChainName, (o: Options) => Promise<void>][] = [
+  ["monero", runMoneroChains],
+  ["ton", runTonChains],
+  ["solana", runSolanaChains],
+];
+
 export async function runChains(o: Options): Promise<void> {
   const kind = o.dbs[0];
   const chains = o.chains!;
-  // Monero's watcher asks wallets, not blocks: measured on its own (bench/chains/monero.ts), in a process of its own.
-  if (chains.includes("monero")) {
-    if (chains.length === 1) return runMoneroChains(o);
-    await runChains({ ...o, chains: chains.filter((c) => c !== "monero") });
+  for (const [name, run] of ON_THEIR_OWN) {
+    if (!chains.includes(name)) continue;
+    if (chains.length === 1) return run(o);
+    await runChains({ ...o, chains: chains.filter((c) => c !== name) });
     const args = process.argv.slice(2);
     const at = args.indexOf("--chains");
-    args.splice(at, args[at + 1] && !args[at + 1].startsWith("--") ? 2 : 1, "--chains", "monero");
-    execFileSync(process.execPath, [...process.execArgv, process.argv[1], ...args], { stdio: "inherit" });
-    return;
-  }
-  // TON's watcher follows merchants' accounts, not blocks: measured on its own (bench/chains/ton.ts), in a process of its own.
-  if (chains.includes("ton")) {
-    if (chains.length === 1) return runTonChains(o);
-    await runChains({ ...o, chains: chains.filter((c) => c !== "ton") });
-    const args = process.argv.slice(2);
-    const at = args.indexOf("--chains");
-    args.splice(at, args[at + 1] && !args[at + 1].startsWith("--") ? 2 : 1, "--chains", "ton");
-    execFileSync(process.execPath, [...process.execArgv, process.argv[1], ...args], { stdio: "inherit" });
-    return;
-  }
-  // Solana's watcher polls references, not blocks: measured on its own (bench/chains/solana.ts),
-  // in a process of its own after the others (the service's configuration is read once per process).
-  if (chains.includes("solana")) {
-    if (chains.length === 1) return runSolanaChains(o);
-    await runChains({ ...o, chains: chains.filter((c) => c !== "solana") });
-    const args = process.argv.slice(2);
-    const at = args.indexOf("--chains");
-    args.splice(at, args[at + 1] && !args[at + 1].startsWith("--") ? 2 : 1, "--chains", "solana");
+    args.splice(at, args[at + 1] && !args[at + 1].startsWith("--") ? 2 : 1, "--chains", name);
     execFileSync(process.execPath, [...process.execArgv, process.argv[1], ...args], { stdio: "inherit" });
     return;
   }
