@@ -56,12 +56,17 @@ describe.runIf(run)("Monero transfers that cannot be mined (monerod + monero-wal
     };
   }
 
-  it("drops at once a pool transfer the daemon saw double-spent, and the payment fails", async () => {
+  /** A live payment, and its exact amount signed (not yet sent) by a one-output wallet. */
+  async function signedPayment() {
     const business = await x.liveBusiness();
     chainFile.retire(business.businessId);
     const p = await x.livePayment(business);
     const payer = await oneOutputWallet(p.units * 3n);
-    const paid = await payer.sign(p.address, p.units);
+    return { p, payer, paid: await payer.sign(p.address, p.units) };
+  }
+
+  it("drops at once a pool transfer the daemon saw double-spent, and the payment fails", async () => {
+    const { p, payer, paid } = await signedPayment();
     const conflict = await payer.sign(x.spender.address, p.units);
     expect(conflict.tx_hash).not.toBe(paid.tx_hash);
     await relay(paid.tx_blob);
@@ -81,11 +86,7 @@ describe.runIf(run)("Monero transfers that cannot be mined (monerod + monero-wal
   }, 240_000);
 
   it("drops a transfer a reorganisation left failing in the pool once it has been unminable for the drop delay", async () => {
-    const business = await x.liveBusiness();
-    chainFile.retire(business.businessId);
-    const p = await x.livePayment(business);
-    const payer = await oneOutputWallet(p.units * 3n);
-    const paid = await payer.sign(p.address, p.units);
+    const { p, payer, paid } = await signedPayment();
     await relay(paid.tx_blob);
     await x.mine(1);
     await x.follow();
