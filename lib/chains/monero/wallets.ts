@@ -39,8 +39,9 @@ const PrimaryAddress = z.object({ address: z.string(), addresses: z.array(z.obje
 
 /**
  * Whether `w` is the wallet the wallet-rpc has open: the one a single business's sessions keep
- * open from tick to tick, where `open_wallet` (saving the previous wallet, reading this one's
- * keys and cache) is most of a session's cost. The wallet-rpc cannot name its open file, so each
+ * open from tick to tick, where `open_wallet` (a new wallet object, whose TLS clients each
+ * generate an RSA certificate: docs/chain-performance.md) is nearly all of a session's cost.
+ * The wallet-rpc cannot name its open file, so each
  * wallet's primary address carries its file name as its label (set when it is opened); one
  * cheap `get_address` replaces the open. Sessions hold the lock, so nothing switches wallets
  * between this check and the session's calls.
