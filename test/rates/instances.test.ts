@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import path from "node:path";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMarketMock, type MarketMock } from "./market-mock";
@@ -36,8 +35,8 @@ describe.skipIf(!url)("several instances, one database", () => {
       RATE_REFRESH_SECONDS: String(PERIOD_S),
       RATE_MAX_AGE_SECONDS: "60",
     });
-    const tsx = path.resolve("node_modules/.bin/tsx");
-    const child = spawn(tsx, ["test/rates/instance-main.ts"], { env, stdio: ["ignore", "pipe", "pipe"] });
+    // Node itself with tsx's loader, not the tsx CLI: the CLI runs the script in a child of its own, which a kill of the CLI leaves running.
+    const child = spawn(process.execPath, ["--import", "tsx", "test/rates/instance-main.ts"], { env, stdio: ["ignore", "pipe", "pipe"] });
     children.push(child);
     return new Promise((resolve, reject) => {
       const onData = (d: Buffer) => {
