@@ -3,7 +3,7 @@ import { log } from "@/log/logger.mjs";
 import { dropTransfers } from "@/db/queries/chain-watch";
 import { moneroTransferIds, watchedMoneroCharges, type MoneroCharge } from "@/db/queries/monero";
 import { CursorWalk, type FollowerOptions, type FollowResult, type Whereabouts } from "../cursor-walk";
-import { moneroHashAt, moneroHeaders, moneroPool, moneroTip, moneroTransactions, type MoneroRpc, type MoneroTransfer } from "./rpc";
+import { moneroHashAt, moneroHeaders, moneroPool, moneroTip, moneroTransactions, type MoneroRpc, type MoneroTransfer, type PoolTx } from "./rpc";
 import { withMoneroWallet } from "./wallets";
 
 export type MoneroFollowOptions = FollowerOptions & { daemon: MoneroRpc; wallet: MoneroRpc };
@@ -31,12 +31,12 @@ export function heldReason(t: MoneroTransfer, requiredConfirmations: number): st
  * reorganisation invalidated its ring) or seen double-spent counts as nowhere: it stays in the
  * pool for days and is never mined.
  */
-async function locate(daemon: MoneroRpc, txid: string): Promise<Whereabouts> {
+async function locate(daemon: MoneroRpc, txid: string, pool: () => Promise<PoolTx[]>): Promise<Whereabouts> {
   const r = await moneroTransactions(daemon, [txid]);
   const tx = r.txs?.[0];
   if (!tx) return "unknown";
   if (!tx.in_pool) return "block";
-  const inPool = (await moneroPool(daemon)).find((p) => p.id_hash === txid);
+  const inPool = (await pool()).find((p) => p.id_hash === txid);
   return inPool && inPool.last_failed_height === 0 && !inPool.double_spend_seen ? "pool" : "unknown";
 }
 
@@ -83,7 +83,10 @@ export async function followMoneroChain(db: Db, o: MoneroFollowOptions): Promise
   }
   // A wallet keeps the double-spend flag it read when it first saw a pool transaction (0.18.0.0
   // does not refresh it): the daemon's pool says whether a conflict has been seen since.
-  const flagged = sessions.some((s) => s.seen.pool.length) ? new Set((await moneroPool(o.daemon)).filter((p) => p.double_spend_seen).map((p) => p.id_hash)) : new Set<string>();
+  // Read at most once a tick, when needed: here, and by `locate` below.
+  let read: Promise<PoolTx[]> | undefined;
+  const pool = () => (read ??= moneroPool(o.daemon));
+  const flagged = sessions.some((s) => s.seen.pool.length) ? new Set((await pool()).filter((p) => p.double_spend_seen).map((p) => p.id_hash)) : new Set<string>();
   const doubleSpent: { paymentId: string; txid: string }[] = [];
   for (const { byIndex, seen } of sessions) {
     for (const t of [...seen.in, ...seen.pool]) {
@@ -104,6 +107,6 @@ export async function followMoneroChain(db: Db, o: MoneroFollowOptions): Promise
     if (touched.length) log.warn({ component: "watcher", chain: "MONERO", dropped: ids.length }, `dropped ${ids.length} transfer(s) seen double-spent in the pool`);
     for (const id of touched) walk.touched.add(id);
   }
-  await walk.drops.dropVanished((txid) => locate(o.daemon, txid));
+  await walk.drops.dropVanished((txid) => locate(o.daemon, txid, pool));
   return walk.finish();
 }

@@ -125,6 +125,7 @@ export async function moneroTransactions(daemon: MoneroRpc, txids: string[]) {
 }
 
 const PoolTx = z.object({ id_hash: hash, last_failed_height: z.number().int(), double_spend_seen: z.boolean() });
+export type PoolTx = z.infer<typeof PoolTx>;
 
 /** The daemon's pool: a transaction failing there (`last_failed_height` ≠ 0, after a deep reorganisation) will never be mined. */
 export async function moneroPool(daemon: MoneroRpc) {
